@@ -1,0 +1,1 @@
+"""The operator library: one folder per op, a registry with a torch fallback."""

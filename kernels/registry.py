@@ -1,0 +1,141 @@
+"""Maps (backend, op) to an implementation, with the torch reference as fallback.
+
+`operator(op, backend)` is what model code (the Llama end-to-end check) calls:
+when the backend's kernel is missing, cannot be imported, cannot run here (no
+GPU) or fails at run time, the torch reference takes over with a warning, and
+`registered_operators(backend)` reports `torch_fallback` for that op. The
+evaluator and the benchmarks never come through here: they load a candidate
+with `load_native`, so a failing kernel fails instead of quietly falling back.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import torch
+
+from kernels.spec import OpSpec
+
+OPERATORS = ("rope", "rms_norm")
+BACKENDS = ("tilelang", "ninetoothed", "torch")
+Status = Literal["native", "torch_fallback"]
+
+
+@dataclass(frozen=True)
+class Registration:
+    op: str
+    backend: str
+    status: Status
+    reason: str = ""
+
+
+def _check_op(op: str) -> None:
+    if op not in OPERATORS:
+        raise ValueError(f"unknown operator {op!r}; known: {', '.join(OPERATORS)}")
+
+
+def _check_backend(backend: str) -> None:
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+
+
+def spec(op: str) -> OpSpec:
+    _check_op(op)
+    return importlib.import_module(f"kernels.{op}.spec").SPEC
+
+
+def torch_implementation(op: str) -> Callable[..., torch.Tensor]:
+    """The reference as an op: fp32 math, rounded once, honouring `out=`."""
+    op_spec = spec(op)
+
+    def run(*args, out: torch.Tensor | None = None):
+        op_spec.check_inputs(*args, out, require_gpu=False)
+        result = op_spec.expected(args, args[0].dtype)
+        if out is None:
+            return result
+        out.copy_(result)
+        return out
+
+    run.__name__ = f"{op}_torch"
+    return run
+
+
+def module_name(op: str, backend: str) -> str:
+    return f"kernels.{op}.{backend}"
+
+
+def load_native(op: str, backend: str) -> Callable[..., torch.Tensor]:
+    """The backend's own function for `op`; raises (ImportError, AttributeError) if there is none."""
+    _check_op(op)
+    _check_backend(backend)
+    if backend == "torch":
+        return torch_implementation(op)
+    module = importlib.import_module(module_name(op, backend))
+    fn = getattr(module, op, None)
+    if not callable(fn):
+        raise AttributeError(f"{module.__name__} defines no function {op}()")
+    return fn
+
+
+def _needs_gpu(backend: str) -> bool:
+    if backend == "torch":
+        return False
+    # NineToothed kernels also run on the CPU under Triton's interpreter.
+    return not (backend == "ninetoothed" and os.environ.get("TRITON_INTERPRET") == "1")
+
+
+# Ops demoted to the fallback after a run-time failure, with the reason.
+_demoted: dict[tuple[str, str], str] = {}
+
+
+def registration(op: str, backend: str) -> Registration:
+    _check_op(op)
+    _check_backend(backend)
+    if (op, backend) in _demoted:
+        return Registration(op, backend, "torch_fallback", _demoted[(op, backend)])
+    if _needs_gpu(backend) and not torch.cuda.is_available():
+        return Registration(op, backend, "torch_fallback", "no GPU visible to PyTorch")
+    try:
+        load_native(op, backend)
+    except Exception as err:  # an import of a broken kernel file can raise anything
+        return Registration(op, backend, "torch_fallback", f"{type(err).__name__}: {err}")
+    return Registration(op, backend, "native")
+
+
+def registered_operators(backend: str) -> dict[str, Status]:
+    """`native` or `torch_fallback` for every operator of `backend`."""
+    return {op: registration(op, backend).status for op in OPERATORS}
+
+
+def operator(op: str, backend: str) -> Callable[..., torch.Tensor]:
+    """The op for model code: the native kernel, or the torch reference with a warning."""
+    reg = registration(op, backend)
+    fallback = torch_implementation(op)
+    if reg.status == "torch_fallback":
+        warnings.warn(f"{op}[{backend}] falls back to torch: {reg.reason}", RuntimeWarning, stacklevel=2)
+        return fallback
+    native = load_native(op, backend)
+
+    def run(*args, **kwargs):
+        if (op, backend) in _demoted:
+            return fallback(*args, **kwargs)
+        try:
+            return native(*args, **kwargs)
+        except (TypeError, ValueError):
+            raise  # the caller's arguments are wrong; the torch path would refuse them too
+        except Exception as err:
+            _demoted[(op, backend)] = f"failed at run time: {type(err).__name__}: {err}"
+            warnings.warn(
+                f"{op}[{backend}] failed ({err}); falling back to torch from now on",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return fallback(*args, **kwargs)
+
+    run.__name__ = f"{op}_{backend}"
+    return run

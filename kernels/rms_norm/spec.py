@@ -1,0 +1,117 @@
+"""RMSNorm spec, as Llama's `LlamaRMSNorm` computes it.
+
+    rms_norm(x, weight, eps, *, out=None) -> out
+    x      [..., hidden]   bf16 / fp16 / fp32, normalised over the last dim
+    weight [hidden]        same dtype as x
+    out = x * rsqrt(mean(x**2, -1) + eps) * weight
+
+Numerics. fp32 accumulation and math, eps inside the rsqrt, the result rounded
+once to x's dtype. Hugging Face rounds the normalised x to the input dtype
+before multiplying by the weight, and that product is rounded again: two
+roundings, so it can differ from the reference by up to about 1.5 ulp. The
+tolerance admits 1-2 ulp of the result and no more.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
+from kernels.spec import NamedShape, OpSpec, Tolerance
+from kernels.validation import (
+    SUPPORTED_DTYPES,
+    check_out,
+    require_contiguous,
+    require_cuda,
+    require_dtype,
+    require_same_device,
+    require_tensor,
+)
+
+LLAMA_EPS = 1e-5
+
+
+def reference(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
+    """fp32 RMSNorm over the last dim; the caller rounds once to the output dtype."""
+    xf = x.float()
+    variance = xf.pow(2).mean(-1, keepdim=True)
+    return xf * torch.rsqrt(variance + eps) * weight.float()
+
+
+def make_inputs(dims: tuple[int, ...], dtype: torch.dtype, seed: int, device: str = "cpu") -> tuple:
+    """x ~ N(0, 1) with a per-row scale (rows of different norm); weight ~ 1 + 0.1 N(0, 1)."""
+    gen = torch.Generator().manual_seed(seed)
+    rows, hidden = dims
+    scale = torch.exp(torch.randn((rows, 1), generator=gen))
+    x = (torch.randn(dims, generator=gen) * scale).to(dtype)
+    weight = (1.0 + 0.1 * torch.randn((hidden,), generator=gen)).to(dtype)
+    return x.to(device), weight.to(device), LLAMA_EPS
+
+
+def bytes_moved(dims: tuple[int, ...], dtype: torch.dtype) -> int:
+    rows, hidden = dims
+    element = torch.empty((), dtype=dtype).element_size()
+    return (2 * rows * hidden + hidden) * element
+
+
+def check_inputs(x, weight, eps, out=None, *, require_gpu: bool = True) -> None:
+    require_tensor("x", x)
+    require_tensor("weight", weight)
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)):
+        raise TypeError(f"eps must be a float, got {type(eps).__name__}")
+    if not eps > 0:
+        raise ValueError(f"eps must be positive, got {eps}")
+    if x.dim() < 1:
+        raise ValueError("x must have at least one dimension (the one normalised)")
+    if weight.dim() != 1 or weight.shape[0] != x.shape[-1]:
+        raise ValueError(
+            f"weight must be [hidden] = [{x.shape[-1]}] for x of shape {tuple(x.shape)}; "
+            f"got {tuple(weight.shape)}"
+        )
+    require_dtype("x", x, SUPPORTED_DTYPES)
+    if weight.dtype != x.dtype:
+        raise ValueError(f"weight has dtype {weight.dtype} but x has {x.dtype}; cast one of them")
+    require_same_device({"x": x, "weight": weight})
+    if require_gpu:
+        require_cuda("x", x)
+    require_contiguous("x", x)
+    require_contiguous("weight", weight)
+    check_out(out, x)
+
+
+def _shapes() -> tuple[NamedShape, ...]:
+    shapes = []
+    for model, dims in MODELS.items():
+        for tokens in (*PREFILL_TOKENS, 32768):
+            shapes.append(NamedShape(f"{model}/prefill{tokens}", (tokens, dims.hidden)))
+        for batch in DECODE_BATCHES:
+            shapes.append(NamedShape(f"{model}/decode{batch}", (batch, dims.hidden)))
+    return tuple(shapes)
+
+
+# Row counts and row lengths that are not multiples of any block or vector width.
+HIDDEN_SHAPES = (
+    NamedShape("hidden/17x2048", (17, 2048)),
+    NamedShape("hidden/3x1000", (3, 1000)),
+    NamedShape("hidden/129x4097", (129, 4097)),
+    NamedShape("hidden/1x5120", (1, 5120)),
+)
+
+TOLERANCES = {
+    torch.bfloat16: Tolerance(atol=1e-5, rtol=2**-7),
+    torch.float16: Tolerance(atol=1e-5, rtol=2**-10),
+    torch.float32: Tolerance(atol=1e-5, rtol=1e-5),
+}
+
+SPEC = OpSpec(
+    name="rms_norm",
+    signature="rms_norm(x, weight, eps, *, out=None) -> Tensor",
+    description=__doc__,
+    reference=reference,
+    make_inputs=make_inputs,
+    bytes_moved=bytes_moved,
+    check_inputs=check_inputs,
+    shapes=_shapes(),
+    hidden_shapes=HIDDEN_SHAPES,
+    tolerances=TOLERANCES,
+)

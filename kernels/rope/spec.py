@@ -1,0 +1,146 @@
+"""RoPE spec: rotate-half (GPT-NeoX) rotary embedding as Llama applies it.
+
+    rope(x, sin, cos, *, out=None) -> out
+    x   [batch, seq, heads, head_dim]   bf16 / fp16 / fp32
+    sin [seq, head_dim // 2]            fp32
+    cos [seq, head_dim // 2]            fp32
+    out[..., :h] = x1 * cos - x2 * sin,  out[..., h:] = x2 * cos + x1 * sin   (h = head_dim // 2)
+
+Numerics. Tables are the fp32 outer product of positions and
+inv_freq = theta ** (-2i / head_dim) (theta 500000, Llama 3), as Hugging Face
+builds them, kept in fp32. The reference does all math in fp32 and the result
+is rounded once to x's dtype. Hugging Face's `apply_rotary_pos_emb` instead
+rounds cos and sin to bf16, rounds each product and then the sum: up to four
+bf16 roundings, so where x1*cos and x2*sin nearly cancel it can be many ulp
+off relative to the (small) result. A fused kernel rounds once; the tolerance
+below admits 1-2 bf16 ulp of the result and no more. Llama-3.2's "llama3"
+long-context frequency scaling changes only the tables, which are inputs here.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
+from kernels.spec import NamedShape, OpSpec, Tolerance
+from kernels.validation import (
+    SUPPORTED_DTYPES,
+    check_out,
+    require_contiguous,
+    require_cuda,
+    require_dtype,
+    require_same_device,
+    require_tensor,
+)
+
+ROPE_THETA = 500000.0
+
+
+def inv_freq(head_dim: int, theta: float = ROPE_THETA) -> torch.Tensor:
+    """Hugging Face's default inverse frequencies, fp32, [head_dim // 2]."""
+    exponents = torch.arange(0, head_dim, 2, dtype=torch.int64).float() / head_dim
+    return 1.0 / (theta**exponents)
+
+
+def rope_tables(
+    positions: torch.Tensor, head_dim: int, theta: float = ROPE_THETA
+) -> tuple[torch.Tensor, ...]:
+    """(sin, cos), each fp32 [len(positions), head_dim // 2], from an fp32 outer product."""
+    freqs = torch.outer(positions.float(), inv_freq(head_dim, theta))
+    return freqs.sin(), freqs.cos()
+
+
+def reference(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor) -> torch.Tensor:
+    """fp32 rotate-half RoPE; the caller rounds once to the output dtype."""
+    half = x.shape[-1] // 2
+    xf = x.float()
+    x1, x2 = xf[..., :half], xf[..., half:]
+    s = sin.float()[None, :, None, :]
+    c = cos.float()[None, :, None, :]
+    return torch.cat((x1 * c - x2 * s, x2 * c + x1 * s), dim=-1)
+
+
+def make_inputs(dims: tuple[int, ...], dtype: torch.dtype, seed: int, device: str = "cpu") -> tuple:
+    """x ~ N(0, 1); tables for `seq` consecutive positions starting at a seeded offset."""
+    _batch, seq, _heads, head_dim = dims
+    gen = torch.Generator().manual_seed(seed)
+    x = torch.randn(dims, generator=gen, dtype=torch.float32).to(dtype)
+    start = int(torch.randint(0, 8192, (1,), generator=gen))
+    sin, cos = rope_tables(torch.arange(start, start + seq), head_dim)
+    return x.to(device), sin.to(device), cos.to(device)
+
+
+def bytes_moved(dims: tuple[int, ...], dtype: torch.dtype) -> int:
+    batch, seq, heads, head_dim = dims
+    element = torch.empty((), dtype=dtype).element_size()
+    tables = 2 * seq * (head_dim // 2) * 4
+    return 2 * batch * seq * heads * head_dim * element + tables
+
+
+def check_inputs(x, sin, cos, out=None, *, require_gpu: bool = True) -> None:
+    for name, value in (("x", x), ("sin", sin), ("cos", cos)):
+        require_tensor(name, value)
+    if x.dim() != 4:
+        raise ValueError(f"x must be [batch, seq, heads, head_dim]; got shape {tuple(x.shape)}")
+    head_dim = x.shape[-1]
+    if head_dim % 2:
+        raise ValueError(f"head_dim must be even for rotate-half RoPE; got {head_dim}")
+    table_shape = (x.shape[1], head_dim // 2)
+    for name, table in (("sin", sin), ("cos", cos)):
+        if tuple(table.shape) != table_shape:
+            raise ValueError(
+                f"{name} must be [seq, head_dim // 2] = {list(table_shape)} for x of shape "
+                f"{tuple(x.shape)}; got {tuple(table.shape)}"
+            )
+        require_dtype(name, table, (torch.float32,))
+    require_dtype("x", x, SUPPORTED_DTYPES)
+    require_same_device({"x": x, "sin": sin, "cos": cos})
+    if require_gpu:
+        require_cuda("x", x)
+    for name, value in (("x", x), ("sin", sin), ("cos", cos)):
+        require_contiguous(name, value)
+    check_out(out, x)
+
+
+def _shapes() -> tuple[NamedShape, ...]:
+    shapes = []
+    for model, dims in MODELS.items():
+        heads = (("q", dims.q_heads), ("k", dims.kv_heads))
+        for tokens in PREFILL_TOKENS:
+            for tag, n in heads:
+                shapes.append(NamedShape(f"{model}/prefill{tokens}/{tag}", (1, tokens, n, dims.head_dim)))
+        for batch in DECODE_BATCHES:
+            for tag, n in heads:
+                shapes.append(NamedShape(f"{model}/decode{batch}/{tag}", (batch, 1, n, dims.head_dim)))
+    return tuple(shapes)
+
+
+# Odd sizes the agent never sees: tails in every dimension, head_dim whose half
+# is not a power of two, more than one batch with seq > 1.
+HIDDEN_SHAPES = (
+    NamedShape("hidden/17tok-3heads", (1, 17, 3, 64)),
+    NamedShape("hidden/batch3-seq33-5heads-d128", (3, 33, 5, 128)),
+    NamedShape("hidden/seq1000-d96", (1, 1000, 7, 96)),
+    NamedShape("hidden/decode5-d80", (5, 1, 9, 80)),
+)
+
+# 1-2 ulp of the result in bf16/fp16 (2**-7, 2**-10 relative); fp32 allows
+# reassociation and FMA. atol covers results that nearly cancel.
+TOLERANCES = {
+    torch.bfloat16: Tolerance(atol=1e-5, rtol=2**-7),
+    torch.float16: Tolerance(atol=1e-5, rtol=2**-10),
+    torch.float32: Tolerance(atol=1e-5, rtol=1e-5),
+}
+
+SPEC = OpSpec(
+    name="rope",
+    signature="rope(x, sin, cos, *, out=None) -> Tensor",
+    description=__doc__,
+    reference=reference,
+    make_inputs=make_inputs,
+    bytes_moved=bytes_moved,
+    check_inputs=check_inputs,
+    shapes=_shapes(),
+    hidden_shapes=HIDDEN_SHAPES,
+    tolerances=TOLERANCES,
+)

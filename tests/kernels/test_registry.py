@@ -1,0 +1,92 @@
+"""The registry: native kernels where they can run, the torch reference with a warning otherwise."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+import torch
+
+from kernels import registry
+from kernels.rope.spec import SPEC as ROPE_SPEC
+
+
+@pytest.fixture(autouse=True)
+def _forget_demotions():
+    registry._demoted.clear()
+    yield
+    registry._demoted.clear()
+
+
+def test_torch_backend_is_native_everywhere():
+    assert registry.registered_operators("torch") == {"rope": "native", "rms_norm": "native"}
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU report")
+def test_gpu_backends_report_fallback_without_a_gpu():
+    for backend in ("tilelang", "ninetoothed"):
+        assert set(registry.registered_operators(backend).values()) == {"torch_fallback"}
+        assert "no GPU" in registry.registration("rope", backend).reason
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU fallback")
+def test_operator_falls_back_to_the_reference_with_a_warning():
+    args = ROPE_SPEC.make_inputs((1, 5, 2, 64), torch.float32, seed=0)
+    with pytest.warns(RuntimeWarning, match=r"rope\[tilelang\] falls back to torch"):
+        rope = registry.operator("rope", "tilelang")
+    torch.testing.assert_close(rope(*args), ROPE_SPEC.expected(args, torch.float32))
+
+
+def test_a_kernel_file_without_the_op_function_is_a_fallback(monkeypatch):
+    monkeypatch.setenv("TRITON_INTERPRET", "1")  # so the CPU is allowed for ninetoothed
+    monkeypatch.setitem(sys.modules, "kernels.rope.ninetoothed", types.ModuleType("kernels.rope.ninetoothed"))
+    reg = registry.registration("rope", "ninetoothed")
+    assert reg.status == "torch_fallback"
+    assert "defines no function rope()" in reg.reason
+
+
+def test_a_kernel_that_fails_at_run_time_is_demoted_once_with_a_warning(monkeypatch):
+    module = types.ModuleType("kernels.rope.ninetoothed")
+    calls = []
+
+    def rope(x, sin, cos, *, out=None):
+        calls.append(1)
+        raise RuntimeError("illegal memory access")
+
+    module.rope = rope
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    monkeypatch.setitem(sys.modules, "kernels.rope.ninetoothed", module)
+    assert registry.registered_operators("ninetoothed")["rope"] == "native"
+    op = registry.operator("rope", "ninetoothed")
+    args = ROPE_SPEC.make_inputs((1, 3, 2, 64), torch.bfloat16, seed=0)
+    with pytest.warns(RuntimeWarning, match="illegal memory access"):
+        out = op(*args)
+    torch.testing.assert_close(out, ROPE_SPEC.expected(args, torch.bfloat16))
+    op(*args)
+    assert len(calls) == 1
+    assert registry.registered_operators("ninetoothed")["rope"] == "torch_fallback"
+
+
+def test_input_errors_are_not_hidden_by_the_fallback(monkeypatch):
+    module = types.ModuleType("kernels.rope.ninetoothed")
+    module.rope = lambda x, sin, cos, *, out=None: ROPE_SPEC.check_inputs(x, sin, cos, out, require_gpu=False)
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    monkeypatch.setitem(sys.modules, "kernels.rope.ninetoothed", module)
+    op = registry.operator("rope", "ninetoothed")
+    with pytest.raises(ValueError, match="even"):
+        op(torch.randn(1, 2, 2, 63), torch.zeros(2, 31), torch.zeros(2, 31))
+
+
+def test_torch_implementation_writes_into_out():
+    args = ROPE_SPEC.make_inputs((1, 4, 2, 64), torch.bfloat16, seed=0)
+    out = torch.full_like(args[0], float("nan"))
+    result = registry.torch_implementation("rope")(*args, out=out)
+    assert result is out and not out.isnan().any()
+
+
+def test_unknown_names_are_value_errors():
+    with pytest.raises(ValueError, match="unknown operator 'softmaxx'"):
+        registry.spec("softmaxx")
+    with pytest.raises(ValueError, match="unknown backend 'cutlass'"):
+        registry.registered_operators("cutlass")

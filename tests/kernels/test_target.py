@@ -1,0 +1,42 @@
+"""Target selection (DESIGN §7): auto, cuda, maca."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from kernels import target
+
+
+def test_cuda_build_of_torch_is_not_metax():
+    assert not target.is_metax_torch() or getattr(torch.version, "maca", None)
+
+
+def test_metax_is_detected_from_torch_version(monkeypatch):
+    monkeypatch.setattr(torch.version, "maca", "2.33.0", raising=False)
+    assert target.detect() == "maca"
+    info = target.resolve("auto")
+    assert (info.smi, info.profiler, info.tilelang_kind, info.warp_size) == (
+        "mx-smi",
+        "mcProfiler",
+        "maca",
+        64,
+    )
+
+
+def test_explicit_target_wins_over_detection():
+    assert target.resolve("maca").name == "maca"
+    assert target.resolve("cuda").smi == "nvidia-smi"
+
+
+def test_unknown_target():
+    with pytest.raises(ValueError, match="auto, cuda, maca"):
+        target.resolve("rocm")
+
+
+def test_lowering_target_without_a_gpu_is_a_cuda_dict():
+    assert target.tilelang_lower_target() == {"kind": "cuda", "arch": "sm_90"}
+
+
+def test_tilelang_target_helpers_are_found_in_the_installed_version():
+    assert hasattr(target._tilelang_target_module(), "determine_target")
