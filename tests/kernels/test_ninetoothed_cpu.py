@@ -1,0 +1,146 @@
+"""NineToothed kernels on the CPU, under Triton's interpreter, against the fp32 reference.
+
+All cases run once, in child processes (see ninetoothed_interpreter.py for why
+and how); each test then judges one case's outcome here. The interpreter runs
+every program in Python, so the shapes are the hidden ones (tails in every
+dim, head_dim 80/96, odd row lengths) plus a few small Llama-like ones rather
+than the full named set, which the GPU tests cover.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from kernels.rms_norm.spec import SPEC as RMS_SPEC
+from kernels.rope.spec import SPEC as ROPE_SPEC
+from kernels.spec import OpSpec, compare, dtype_name, parse_dtype
+from tests.kernels.ninetoothed_interpreter import Case, Outcome, run_cases
+
+SPECS: dict[str, OpSpec] = {"rope": ROPE_SPEC, "rms_norm": RMS_SPEC}
+
+# Llama-like head and row sizes with few tokens: the interpreter is slow.
+SMALL_SHAPES = {
+    "rope": {"small/1x17x8x64": (1, 17, 8, 64), "small/2x5x32x128": (2, 5, 32, 128)},
+    "rms_norm": {"small/5x2048": (5, 2048), "small/3x4096": (3, 4096)},
+}
+
+# Rows of 1000 and 5120 on the chunked kernel: 2 and 10 chunks of 512, the last one partial.
+CHUNKED = {"max_single_pass_block": 256, "block_n": 512}
+CHUNKED_SHAPES = {"hidden/3x1000": (3, 1000), "hidden/1x5120": (1, 5120)}
+
+EMPTY_SHAPES = {"rope": (1, 0, 8, 64), "rms_norm": (0, 2048)}
+
+
+def _shapes(op: str) -> dict[str, tuple[int, ...]]:
+    return {**{s.name: s.dims for s in SPECS[op].hidden_shapes}, **SMALL_SHAPES[op]}
+
+
+def _numerics_cases() -> list[Case]:
+    cases = [
+        Case(f"{op}/{name}-{dtype_name(dtype)}", op, dims, dtype_name(dtype))
+        for op in SPECS
+        for name, dims in _shapes(op).items()
+        for dtype in SPECS[op].dtypes
+    ]
+    cases += [
+        Case(
+            f"rms_norm/chunked/{name}-{dtype_name(dtype)}",
+            "rms_norm",
+            dims,
+            dtype_name(dtype),
+            config=CHUNKED,
+        )
+        for name, dims in CHUNKED_SHAPES.items()
+        for dtype in RMS_SPEC.dtypes
+    ]
+    return cases
+
+
+NUMERICS = _numerics_cases()
+ALLOCATES = [
+    Case(f"{op}/allocates", op, dims, "fp16", seed=1, out="none")
+    for op, dims in (("rope", (2, 9, 3, 64)), ("rms_norm", (4, 1000)))
+]
+POISONED = [
+    Case(f"{op}/nan-out", op, dims, "bf16", seed=2) for op, dims in (("rope", (1, 7, 3, 96)), ("rms_norm", (7, 1000)))
+]
+EMPTY = [Case(f"{op}/empty", op, dims, "bf16") for op, dims in EMPTY_SHAPES.items()]
+NONCONTIGUOUS = [
+    Case(f"{op}/noncontiguous", op, dims, "bf16", layout="noncontiguous")
+    for op, dims in (("rope", (2, 5, 3, 64)), ("rms_norm", (4, 1000)))
+]
+LEADING_DIMS = Case("rms_norm/leading-dims", "rms_norm", (6, 1000), "bf16", layout="leading_dims")
+PROBE = Case("probe/constexpr", "probe_constexpr", (37,))
+
+ALL_CASES = [*NUMERICS, *ALLOCATES, *POISONED, *EMPTY, *NONCONTIGUOUS, LEADING_DIMS, PROBE]
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
+    return run_cases(ALL_CASES, tmp_path_factory.mktemp("ninetoothed-interpreter"))
+
+
+def _ran(outcomes: dict[str, Outcome], case: Case) -> Outcome:
+    outcome = outcomes[case.id]
+    assert outcome.error is None, f"{case.id} raised {outcome.error}: {outcome.message}"
+    return outcome
+
+
+def _check_numerics(case: Case, outcome: Outcome) -> None:
+    spec, dtype = SPECS[case.op], parse_dtype(case.dtype)
+    args = spec.make_inputs(case.dims, dtype, case.seed, "cpu")
+    output = outcome.output.reshape(args[0].shape)
+    assert output.dtype == dtype
+    comparison = compare(output, spec.reference(*args), spec.tolerances[dtype])
+    assert comparison.ok, f"{case.id}: {comparison.message}"
+
+
+@pytest.mark.parametrize("case", NUMERICS, ids=lambda case: case.id)
+def test_matches_reference(outcomes: dict[str, Outcome], case: Case) -> None:
+    outcome = _ran(outcomes, case)
+    assert outcome.returned_out, "the op must return the out= buffer it was given"
+    _check_numerics(case, outcome)
+
+
+@pytest.mark.parametrize("case", ALLOCATES, ids=lambda case: case.id)
+def test_allocates_output_when_none_given(outcomes: dict[str, Outcome], case: Case) -> None:
+    _check_numerics(case, _ran(outcomes, case))
+
+
+@pytest.mark.parametrize("case", POISONED, ids=lambda case: case.id)
+def test_nan_poisoned_out_is_fully_overwritten(outcomes: dict[str, Outcome], case: Case) -> None:
+    outcome = _ran(outcomes, case)
+    assert outcome.returned_out
+    assert bool(torch.isfinite(outcome.output).all()), f"{case.id}: NaN left in out"
+
+
+@pytest.mark.parametrize("case", POISONED, ids=lambda case: case.id)
+def test_inputs_are_not_modified(outcomes: dict[str, Outcome], case: Case) -> None:
+    assert _ran(outcomes, case).inputs_unchanged
+
+
+@pytest.mark.parametrize("case", EMPTY, ids=lambda case: case.id)
+def test_empty_input_returns_empty_output(outcomes: dict[str, Outcome], case: Case) -> None:
+    outcome = _ran(outcomes, case)
+    assert tuple(outcome.output.shape) == case.dims
+    assert outcome.returned_out
+
+
+@pytest.mark.parametrize("case", NONCONTIGUOUS, ids=lambda case: case.id)
+def test_noncontiguous_input_raises_value_error(outcomes: dict[str, Outcome], case: Case) -> None:
+    outcome = outcomes[case.id]
+    assert outcome.error == "ValueError", f"expected ValueError, got {outcome.error}: {outcome.message}"
+    assert "not contiguous" in outcome.message
+
+
+def test_rms_norm_flattens_leading_dims(outcomes: dict[str, Outcome]) -> None:
+    outcome = _ran(outcomes, LEADING_DIMS)
+    assert tuple(outcome.output.shape) == (2, 3, 1000)
+    _check_numerics(LEADING_DIMS, outcome)
+
+
+def test_interpreter_runs_constexpr_parameters(outcomes: dict[str, Outcome]) -> None:
+    outcome = _ran(outcomes, PROBE)
+    expected = torch.arange(PROBE.dims[0], dtype=torch.float32) + 1
+    assert torch.equal(outcome.output, expected)
