@@ -7,6 +7,8 @@ for acceptance), tolerances per dtype and the byte count that the roofline uses.
 
 from __future__ import annotations
 
+import fnmatch
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -84,6 +86,8 @@ class OpSpec:
     shapes: tuple[NamedShape, ...]
     hidden_shapes: tuple[NamedShape, ...]
     tolerances: dict[torch.dtype, Tolerance]
+    # rng -> a shape drawn fresh for each evaluation, so no fixed list can be special-cased.
+    random_hidden_shape: Callable[[random.Random], NamedShape]
     dtypes: tuple[torch.dtype, ...] = field(default=(torch.bfloat16, torch.float16, torch.float32))
 
     def shape(self, name: str) -> NamedShape:
@@ -94,10 +98,15 @@ class OpSpec:
         raise ValueError(f"{self.name} has no shape named {name!r}; known shapes: {known}")
 
     def select(self, patterns: Sequence[str] | None) -> tuple[NamedShape, ...]:
-        """Shapes whose name contains any of `patterns` (all named shapes when empty)."""
+        """Named shapes matching any pattern (all when empty).
+
+        A pattern matches a whole name, one of its `/`-separated parts
+        ("decode1" matches ".../decode1/q" but not ".../decode128/q") or, with
+        wildcards, as a glob ("*8b/prefill*").
+        """
         if not patterns:
             return self.shapes
-        chosen = tuple(s for s in self.shapes if any(p in s.name for p in patterns))
+        chosen = tuple(s for s in self.shapes if any(_matches(s.name, p) for p in patterns))
         if not chosen:
             known = ", ".join(s.name for s in self.shapes)
             raise ValueError(f"no {self.name} shape matches {list(patterns)}; known shapes: {known}")
@@ -111,12 +120,14 @@ class OpSpec:
         return compare(out, self.reference(*args), self.tolerances[dtype])
 
 
+def _matches(name: str, pattern: str) -> bool:
+    return name == pattern or pattern in name.split("/") or fnmatch.fnmatchcase(name, pattern)
+
+
 def compare(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance) -> Comparison:
     """Compare `out` to the fp32 reference `ref`; NaN and Inf always fail."""
     if out.shape != ref.shape:
-        return Comparison(
-            False, float("inf"), float("inf"), None, 0, f"shape {tuple(out.shape)} != {tuple(ref.shape)}"
-        )
+        return Comparison(False, float("inf"), float("inf"), None, 0, f"shape {tuple(out.shape)} != {tuple(ref.shape)}")
     if out.numel() == 0:
         return Comparison(True, 0.0, 0.0, None, 0, "empty")
     got = out.detach().to(device=ref.device, dtype=torch.float32)

@@ -25,9 +25,7 @@ def require_dtype(name: str, tensor: torch.Tensor, allowed: tuple[torch.dtype, .
 
 def require_contiguous(name: str, tensor: torch.Tensor) -> None:
     if not tensor.is_contiguous():
-        raise ValueError(
-            f"{name} is not contiguous (strides {tuple(tensor.stride())}); pass {name}.contiguous()"
-        )
+        raise ValueError(f"{name} is not contiguous (strides {tuple(tensor.stride())}); pass {name}.contiguous()")
 
 
 def require_cuda(name: str, tensor: torch.Tensor) -> None:

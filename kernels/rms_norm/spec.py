@@ -14,6 +14,8 @@ tolerance admits 1-2 ulp of the result and no more.
 
 from __future__ import annotations
 
+import random
+
 import torch
 
 from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
@@ -40,12 +42,13 @@ def reference(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor
 
 def make_inputs(dims: tuple[int, ...], dtype: torch.dtype, seed: int, device: str = "cpu") -> tuple:
     """x ~ N(0, 1) with a per-row scale (rows of different norm); weight ~ 1 + 0.1 N(0, 1)."""
-    gen = torch.Generator().manual_seed(seed)
+    # Drawn on the target device: generating 100+ MB on the CPU would dominate an evaluation.
+    gen = torch.Generator(device=device).manual_seed(seed)
     rows, hidden = dims
-    scale = torch.exp(torch.randn((rows, 1), generator=gen))
-    x = (torch.randn(dims, generator=gen) * scale).to(dtype)
-    weight = (1.0 + 0.1 * torch.randn((hidden,), generator=gen)).to(dtype)
-    return x.to(device), weight.to(device), LLAMA_EPS
+    scale = torch.exp(torch.randn((rows, 1), generator=gen, device=device))
+    x = (torch.randn(dims, generator=gen, device=device) * scale).to(dtype)
+    weight = (1.0 + 0.1 * torch.randn((hidden,), generator=gen, device=device)).to(dtype)
+    return x, weight, LLAMA_EPS
 
 
 def bytes_moved(dims: tuple[int, ...], dtype: torch.dtype) -> int:
@@ -65,8 +68,7 @@ def check_inputs(x, weight, eps, out=None, *, require_gpu: bool = True) -> None:
         raise ValueError("x must have at least one dimension (the one normalised)")
     if weight.dim() != 1 or weight.shape[0] != x.shape[-1]:
         raise ValueError(
-            f"weight must be [hidden] = [{x.shape[-1]}] for x of shape {tuple(x.shape)}; "
-            f"got {tuple(weight.shape)}"
+            f"weight must be [hidden] = [{x.shape[-1]}] for x of shape {tuple(x.shape)}; got {tuple(weight.shape)}"
         )
     require_dtype("x", x, SUPPORTED_DTYPES)
     if weight.dtype != x.dtype:
@@ -97,6 +99,12 @@ HIDDEN_SHAPES = (
     NamedShape("hidden/1x5120", (1, 5120)),
 )
 
+
+def random_hidden_shape(rng: random.Random) -> NamedShape:
+    """An odd row count on one of the models' (or an odd) hidden sizes, drawn per evaluation."""
+    return NamedShape("hidden/random", (rng.randint(1, 700), rng.choice([2048, 4096, 1000])))
+
+
 TOLERANCES = {
     torch.bfloat16: Tolerance(atol=1e-5, rtol=2**-7),
     torch.float16: Tolerance(atol=1e-5, rtol=2**-10),
@@ -114,4 +122,5 @@ SPEC = OpSpec(
     shapes=_shapes(),
     hidden_shapes=HIDDEN_SHAPES,
     tolerances=TOLERANCES,
+    random_hidden_shape=random_hidden_shape,
 )

@@ -59,6 +59,11 @@ def build(hidden: int, dtype: str, block_rows: int, threads: int):
     return rms_norm_kernel
 
 
+def program(dims: tuple[int, ...], dtype: torch.dtype):
+    """The program `rms_norm` compiles for x of shape `dims` (for lowering and inspection)."""
+    return build(dims[-1], tilelang_dtype(dtype), **CONFIG)
+
+
 def _kernel(hidden: int, dtype: torch.dtype):
     key = (hidden, dtype, tuple(sorted(CONFIG.items())))
     if key not in _kernels:

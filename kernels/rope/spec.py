@@ -19,6 +19,8 @@ long-context frequency scaling changes only the tables, which are inputs here.
 
 from __future__ import annotations
 
+import random
+
 import torch
 
 from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
@@ -39,14 +41,12 @@ ROPE_THETA = 500000.0
 def inv_freq(head_dim: int, theta: float = ROPE_THETA) -> torch.Tensor:
     """Hugging Face's default inverse frequencies, fp32, [head_dim // 2]."""
     exponents = torch.arange(0, head_dim, 2, dtype=torch.int64).float() / head_dim
-    return 1.0 / (theta**exponents)
+    return 1.0 / (theta**exponents)  # computed on the CPU, as Hugging Face does at init
 
 
-def rope_tables(
-    positions: torch.Tensor, head_dim: int, theta: float = ROPE_THETA
-) -> tuple[torch.Tensor, ...]:
+def rope_tables(positions: torch.Tensor, head_dim: int, theta: float = ROPE_THETA) -> tuple[torch.Tensor, ...]:
     """(sin, cos), each fp32 [len(positions), head_dim // 2], from an fp32 outer product."""
-    freqs = torch.outer(positions.float(), inv_freq(head_dim, theta))
+    freqs = torch.outer(positions.float(), inv_freq(head_dim, theta).to(positions.device))
     return freqs.sin(), freqs.cos()
 
 
@@ -63,11 +63,12 @@ def reference(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor) -> torch.Te
 def make_inputs(dims: tuple[int, ...], dtype: torch.dtype, seed: int, device: str = "cpu") -> tuple:
     """x ~ N(0, 1); tables for `seq` consecutive positions starting at a seeded offset."""
     _batch, seq, _heads, head_dim = dims
-    gen = torch.Generator().manual_seed(seed)
-    x = torch.randn(dims, generator=gen, dtype=torch.float32).to(dtype)
-    start = int(torch.randint(0, 8192, (1,), generator=gen))
-    sin, cos = rope_tables(torch.arange(start, start + seq), head_dim)
-    return x.to(device), sin.to(device), cos.to(device)
+    # Drawn on the target device: generating 100+ MB on the CPU would dominate an evaluation.
+    gen = torch.Generator(device=device).manual_seed(seed)
+    x = torch.randn(dims, generator=gen, dtype=torch.float32, device=device).to(dtype)
+    start = int(torch.randint(0, 8192, (1,), generator=gen, device=device))
+    sin, cos = rope_tables(torch.arange(start, start + seq, device=device), head_dim)
+    return x, sin, cos
 
 
 def bytes_moved(dims: tuple[int, ...], dtype: torch.dtype) -> int:
@@ -124,6 +125,14 @@ HIDDEN_SHAPES = (
     NamedShape("hidden/decode5-d80", (5, 1, 9, 80)),
 )
 
+
+def random_hidden_shape(rng: random.Random) -> NamedShape:
+    """Odd token counts on the models' head layouts (and an odd one), drawn per evaluation."""
+    heads, head_dim = rng.choice([(32, 64), (8, 128), (3, 64), (32, 128)])
+    dims = (rng.randint(1, 3), rng.randint(1, 300), heads, head_dim)
+    return NamedShape("hidden/random", dims)
+
+
 # 1-2 ulp of the result in bf16/fp16 (2**-7, 2**-10 relative); fp32 allows
 # reassociation and FMA. atol covers results that nearly cancel.
 TOLERANCES = {
@@ -143,4 +152,5 @@ SPEC = OpSpec(
     shapes=_shapes(),
     hidden_shapes=HIDDEN_SHAPES,
     tolerances=TOLERANCES,
+    random_hidden_shape=random_hidden_shape,
 )

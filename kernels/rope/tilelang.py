@@ -56,6 +56,12 @@ def build(heads: int, head_dim: int, dtype: str, block_rows: int, threads: int):
     return rope_kernel
 
 
+def program(dims: tuple[int, ...], dtype: torch.dtype):
+    """The program `rope` compiles for x of shape `dims` (for lowering and inspection)."""
+    _, _, heads, head_dim = dims
+    return build(heads, head_dim, tilelang_dtype(dtype), **CONFIG)
+
+
 def _kernel(heads: int, head_dim: int, dtype: torch.dtype):
     key = (heads, head_dim, dtype, tuple(sorted(CONFIG.items())))
     if key not in _kernels:

@@ -16,7 +16,7 @@ import kernels.rope.tilelang as rope_tl
 from kernels.rms_norm.spec import SPEC as RMS_SPEC
 from kernels.rope.spec import SPEC as ROPE_SPEC
 from kernels.spec import dtype_name
-from kernels.tilelang_support import lower_to_source, tilelang_dtype
+from kernels.tilelang_support import lower_to_source
 
 DTYPES = [torch.bfloat16, torch.float16, torch.float32]
 
@@ -42,7 +42,7 @@ def cases(spec):
 @pytest.mark.parametrize(("shape", "dtype"), cases(ROPE_SPEC))
 def test_rope_lowers_to_cuda(shape, dtype):
     _, _, heads, head_dim = shape.dims
-    source = rope_source(heads, head_dim, tilelang_dtype(dtype))
+    source = rope_source(heads, head_dim, dtype)
     assert "__global__ void __launch_bounds__(" in source
     assert "rope_kernel_kernel(" in source
     assert "< rows" in source  # the tail guard for row counts that are not a multiple of block_rows
@@ -50,14 +50,14 @@ def test_rope_lowers_to_cuda(shape, dtype):
 
 @pytest.mark.parametrize(("shape", "dtype"), cases(RMS_SPEC))
 def test_rms_norm_lowers_to_cuda(shape, dtype):
-    source = rms_norm_source(shape.dims[1], tilelang_dtype(dtype))
+    source = rms_norm_source(shape.dims[1], dtype)
     assert "rms_norm_kernel_kernel(" in source
     assert "rsqrtf(" in source
 
 
 def test_half_precision_loads_are_vectorised_to_16_bytes():
     # 8 bf16 per load: the kernels should not fall back to scalar loads on aligned shapes.
-    assert "uint4" in rms_norm_source(4096, "bfloat16")
+    assert "uint4" in rms_norm_source(4096, torch.bfloat16)
 
 
 @pytest.mark.parametrize("key", sorted(rope_tl.SEARCH_SPACE))
