@@ -1,0 +1,131 @@
+"""The evaluator on the CPU with torch-backend candidates: each failure at its stage, with a reason.
+
+Every candidate runs in a child process; the ones that hang, exit or segfault
+must fail that candidate only, and the next evaluation must still work.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.tools import candidates
+from tools.evaluate import evaluate
+from tools.records import EvalRecord
+
+SHAPES = ["decode1", "decode8"]
+
+
+def run(tmp_path: Path, source: str, name: str = "candidate.py", **kwargs) -> EvalRecord:
+    path = tmp_path / name
+    path.write_text(source)
+    kwargs.setdefault("timeout_s", 60)
+    return evaluate("rope", "torch", path, shapes=SHAPES, dtypes=("bf16",), device="cpu", **kwargs)
+
+
+def assert_failed_at(record: EvalRecord, stage: str, *fragments: str) -> None:
+    assert record.status == "failed"
+    assert record.failed_stage == stage, record.message
+    for fragment in fragments:
+        assert fragment in record.message, record.message
+
+
+def test_an_honest_candidate_passes_every_stage(tmp_path):
+    record = run(tmp_path, candidates.GOOD_ROPE)
+    assert record.status == "ok", record.message
+    assert [s.name for s in record.stages] == ["static", "compile", "correctness", "benchmark"]
+    # 8 named shapes (2 models x q/k x 2 batches), 4 fixed hidden + 1 random, 3 fresh seeds each
+    assert len(record.correctness) == 3 * (8 + 4 + 1)
+    assert {c.hidden for c in record.correctness} == {True, False}
+    assert len(set(record.seeds)) == 3
+    assert all(b.candidate.median_us > 0 and b.gbps > 0 for b in record.benchmark)
+
+
+def test_seeds_are_fresh_for_every_evaluation(tmp_path):
+    first = run(tmp_path, candidates.GOOD_ROPE, benchmark=False)
+    second = run(tmp_path, candidates.GOOD_ROPE, benchmark=False)
+    assert set(first.seeds).isdisjoint(second.seeds)
+
+
+def test_syntax_error_fails_the_static_check_with_the_line(tmp_path):
+    record = run(tmp_path, candidates.SYNTAX_ERROR)
+    assert_failed_at(record, "static", "syntax error", "line 5")
+    assert len(record.stages) == 1
+
+
+def test_missing_out_parameter_is_a_static_failure(tmp_path):
+    assert_failed_at(run(tmp_path, candidates.NO_OUT_PARAMETER), "static", "`out` parameter")
+
+
+def test_an_open_os_exit_is_caught_before_running(tmp_path):
+    assert_failed_at(run(tmp_path, candidates.CALLS_EXIT_OPENLY), "static", "._exit")
+
+
+def test_a_hang_is_killed_at_the_timeout_and_the_next_evaluation_works(tmp_path):
+    record = run(tmp_path, candidates.HANGS, timeout_s=20)
+    assert_failed_at(record, "compile", "timed out and was killed", "llama3.2-1b/decode1/q")
+    assert run(tmp_path, candidates.GOOD_ROPE, name="next.py", benchmark=False).status == "ok"
+
+
+def test_os_exit_that_evades_the_static_check_fails_in_the_child(tmp_path):
+    record = run(tmp_path, candidates.EXITS)
+    assert_failed_at(record, "compile", "exited with status 3")
+    assert run(tmp_path, candidates.GOOD_ROPE, name="next.py", benchmark=False).status == "ok"
+
+
+def test_a_segfault_fails_that_candidate_only(tmp_path):
+    record = run(tmp_path, candidates.SEGFAULTS)
+    assert_failed_at(record, "compile", "killed by SIGSEGV")
+    assert run(tmp_path, candidates.GOOD_ROPE, name="next.py", benchmark=False).status == "ok"
+
+
+def test_wrong_on_one_shape_names_that_shape_and_the_first_bad_index(tmp_path):
+    record = run(tmp_path, candidates.WRONG_ON_ONE_SHAPE)
+    assert_failed_at(record, "correctness", "wrong on 1 shape(s)", "llama3.2-1b/decode8/q")
+    assert {c.shape for c in record.correctness if not c.ok} == {"llama3.2-1b/decode8/q"}
+    first = next(c for c in record.correctness if not c.ok)
+    assert first.first_bad_index == [0, 0, 0, 0]
+    assert "benchmark" not in [s.name for s in record.stages]
+
+
+def test_nan_in_the_output_is_rejected(tmp_path):
+    record = run(tmp_path, candidates.RETURNS_NAN)
+    assert_failed_at(record, "correctness", "NaN/Inf in output")
+
+
+def test_ignoring_the_out_buffer_is_rejected(tmp_path):
+    assert_failed_at(run(tmp_path, candidates.IGNORES_OUT), "correctness", "did not return the `out` buffer")
+
+
+def test_modifying_the_inputs_is_rejected(tmp_path):
+    assert_failed_at(run(tmp_path, candidates.MODIFIES_INPUT), "correctness", "modified its inputs")
+
+
+def test_an_output_cached_across_calls_fails_on_the_next_seed(tmp_path):
+    record = run(tmp_path, candidates.CACHES_OUTPUT)
+    assert_failed_at(record, "correctness")
+    assert any(not c.ok and c.seed == record.seeds[1] for c in record.correctness)
+
+
+def test_the_record_is_json_with_environment_and_harness_hash(tmp_path):
+    record = run(tmp_path, candidates.GOOD_ROPE, benchmark=False)
+    data = json.loads(record.model_dump_json())
+    assert len(data["harness_sha256"]) == 64 and len(data["candidate_sha256"]) == 64
+    assert data["environment"]["versions"]["torch"]
+    assert EvalRecord.model_validate(data) == record
+
+
+def test_the_torch_reference_itself_evaluates(tmp_path):
+    record = evaluate("rms_norm", "torch", shapes=["decode1"], device="cpu", benchmark=False)
+    assert record.status == "ok" and record.candidate == "torch reference"
+
+
+def test_bad_arguments_are_clear_errors(tmp_path):
+    with pytest.raises(ValueError, match="no rope shape matches"):
+        evaluate("rope", "torch", shapes=["prefill3"], device="cpu")
+    with pytest.raises(ValueError, match="unknown dtype"):
+        evaluate("rope", "torch", dtypes=("fp8",), device="cpu")
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        evaluate("rope", "torch", tmp_path / "missing.py", device="cpu")

@@ -1,0 +1,1 @@
+"""What the loop calls: evaluation (static check, compile, correctness, benchmark, profile), env, bench."""

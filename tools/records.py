@@ -1,0 +1,164 @@
+"""Typed results of an evaluation. Everything here serialises to JSON (pydantic).
+
+A record is the whole story of one candidate: each stage's outcome, the
+per-shape errors and timings, the environment and a hash of the harness that
+produced it, so two records can be compared knowing whether the ruler changed.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+StageName = Literal["static", "compile", "correctness", "benchmark", "profile"]
+STAGES: tuple[StageName, ...] = ("static", "compile", "correctness", "benchmark", "profile")
+StageStatus = Literal["ok", "failed", "skipped"]
+
+
+class StageResult(BaseModel):
+    name: StageName
+    status: StageStatus
+    message: str = ""
+    seconds: float = 0.0
+
+
+class ShapeCorrectness(BaseModel):
+    """One (shape, dtype, seed) run against the fp32 reference."""
+
+    shape: str
+    dims: list[int]
+    dtype: str
+    seed: int
+    hidden: bool
+    ok: bool
+    max_abs_err: float
+    max_rel_err: float
+    first_bad_index: list[int] | None = None
+    inputs_unchanged: bool = True
+    wrote_into_out: bool = True
+    message: str = ""
+
+
+class Timing(BaseModel):
+    """Per-call device time, microseconds, over `reps` L2-flushed calls after warm-up."""
+
+    median_us: float
+    p10_us: float
+    p90_us: float
+    reps: int
+    method: Literal["events", "graph", "wall"] = "events"
+
+    @property
+    def spread(self) -> float:
+        """(p90 - p10) / median: the noise a difference must exceed to mean anything."""
+        return (self.p90_us - self.p10_us) / self.median_us if self.median_us else 0.0
+
+
+class ShapeBenchmark(BaseModel):
+    shape: str
+    dims: list[int]
+    dtype: str
+    bytes_moved: int
+    candidate: Timing
+    eager: Timing | None = None
+    compiled: Timing | None = None
+    copy_roofline: Timing | None = Field(default=None, description="device-to-device copy of bytes_moved")
+    graph: Timing | None = Field(default=None, description="CUDA-graph replay, decode shapes only")
+    graph_eager: Timing | None = None
+    gbps: float
+    copy_gbps: float | None = None
+    fraction_of_copy: float | None = None
+    speedup_vs_eager: float | None = None
+    speedup_vs_compiled: float | None = None
+    status: Literal["ok", "measurement_error", "wrong_after_timing"] = "ok"
+    note: str = ""
+
+
+class KernelSource(BaseModel):
+    key: str
+    language: str
+    text: str
+
+
+class CompileInfo(BaseModel):
+    import_seconds: float = 0.0
+    first_call_seconds: dict[str, float] = Field(default_factory=dict)
+    sources: list[KernelSource] = Field(default_factory=list)
+
+
+class ShapeProfile(BaseModel):
+    shape: str
+    dtype: str
+    kernel: str
+    duration_us: float | None = None
+    dram_throughput_pct: float | None = None
+    achieved_occupancy_pct: float | None = None
+    registers_per_thread: int | None = None
+    local_memory_spill_requests: float | None = None
+    raw: dict[str, str] = Field(default_factory=dict)
+
+
+class Environment(BaseModel):
+    hostname: str
+    platform: str
+    python: str
+    target: str
+    device: str | None = None
+    device_count: int = 0
+    driver: str | None = None
+    cuda_runtime: str | None = None
+    l2_bytes: int | None = None
+    versions: dict[str, str] = Field(default_factory=dict)
+    smi: str | None = None
+
+
+class EvalRecord(BaseModel):
+    op: str
+    backend: str
+    candidate: str
+    candidate_sha256: str
+    harness_sha256: str
+    started: str
+    seconds: float = 0.0
+    status: Literal["ok", "failed"] = "failed"
+    failed_stage: StageName | None = None
+    message: str = ""
+    dtypes: list[str]
+    shapes: list[str]
+    seeds: list[int] = Field(default_factory=list)
+    environment: Environment | None = None
+    stages: list[StageResult] = Field(default_factory=list)
+    compile: CompileInfo | None = None
+    correctness: list[ShapeCorrectness] = Field(default_factory=list)
+    benchmark: list[ShapeBenchmark] = Field(default_factory=list)
+    profile: list[ShapeProfile] = Field(default_factory=list)
+
+    def stage(self, name: StageName) -> StageResult | None:
+        return next((s for s in self.stages if s.name == name), None)
+
+    def geomean_speedup(self, against: Literal["eager", "compiled"] = "eager") -> float | None:
+        import math
+
+        values = [getattr(b, f"speedup_vs_{against}") for b in self.benchmark if getattr(b, f"speedup_vs_{against}")]
+        if not values:
+            return None
+        return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+class EvalRequest(BaseModel):
+    """What the parent asks the child process to do (written as JSON next to the result log)."""
+
+    op: str
+    backend: str
+    candidate: str | None = Field(default=None, description="kernel file; None = the torch reference op")
+    shapes: list[str]
+    hidden_shapes: list[str]
+    random_hidden_dims: list[int] | None = None
+    dtypes: list[str]
+    seeds: list[int]
+    device: Literal["cuda", "cpu"]
+    stages: list[StageName]
+    baselines: list[Literal["eager", "compiled"]] = Field(default_factory=lambda: ["eager", "compiled"])
+    graph: bool = True
+    target: str = "auto"

@@ -1,0 +1,120 @@
+"""Run the worker in a child process with a timeout, and explain how it ended.
+
+The child gets its own process group, so a timeout kills it and anything it
+started. Its event log is read as it grows (for progress) and after it ends
+(for the results), so a crash loses only the stage that was running.
+
+Not a security boundary: the child runs as the same user with the same file
+access. It protects the loop from a candidate that hangs, crashes the
+interpreter or corrupts the CUDA context, not from one that sets out to harm
+the machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from tools.candidate import PROJECT_ROOT
+
+POLL_SECONDS = 0.2
+
+
+@dataclass
+class ChildOutcome:
+    events: list[dict]
+    returncode: int | None
+    timed_out: bool
+    stderr_tail: str
+    seconds: float
+
+    @property
+    def how_it_ended(self) -> str:
+        if self.timed_out:
+            return "timed out and was killed"
+        code = self.returncode
+        if code is None or code == 0:
+            return "exited normally"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"was killed by {name}"
+        return f"exited with status {code} before finishing"
+
+
+def _read_events(path: Path, seen: int) -> tuple[list[dict], int]:
+    if not path.exists():
+        return [], seen
+    with open(path) as f:
+        f.seek(seen)
+        chunk = f.read()
+    complete = chunk[: chunk.rfind("\n") + 1]  # a line being written is read next time
+    events = [json.loads(line) for line in complete.splitlines() if line.strip()]
+    return events, seen + len(complete.encode())
+
+
+def run_child(
+    module: str,
+    args: list[str],
+    events_path: Path,
+    timeout_s: float,
+    on_event: Callable[[dict], None] | None = None,
+    env: dict[str, str] | None = None,
+    prefix: list[str] | None = None,
+) -> ChildOutcome:
+    """`python -m module args...` (optionally under `prefix`, e.g. a profiler) with a timeout."""
+    child_env = dict(os.environ if env is None else env)
+    child_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), child_env.get("PYTHONPATH")]))
+    child_env.setdefault("PYTHONUNBUFFERED", "1")
+    stderr_path = events_path.with_suffix(".stderr")
+    start = time.monotonic()
+    collected: list[dict] = []
+    seen = 0
+    with open(stderr_path, "w") as stderr:
+        proc = subprocess.Popen(
+            [*(prefix or []), sys.executable, "-m", module, *args],
+            cwd=PROJECT_ROOT,
+            env=child_env,
+            stdout=stderr,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        timed_out = False
+        while proc.poll() is None:
+            if time.monotonic() - start > timeout_s:
+                timed_out = True
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+                break
+            new, seen = _read_events(events_path, seen)
+            for event in new:
+                collected.append(event)
+                if on_event:
+                    on_event(event)
+            time.sleep(POLL_SECONDS)
+        else:
+            _kill_leftovers(proc.pid)
+    new, seen = _read_events(events_path, seen)
+    for event in new:
+        collected.append(event)
+        if on_event:
+            on_event(event)
+    tail = stderr_path.read_text(errors="replace")[-4000:] if stderr_path.exists() else ""
+    return ChildOutcome(collected, proc.returncode, timed_out, tail, time.monotonic() - start)
+
+
+def _kill_leftovers(pgid: int) -> None:
+    """A child may leave processes behind in its group (a forked helper); end them."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass

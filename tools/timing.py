@@ -1,0 +1,160 @@
+"""The timing protocol: warm-up, L2 flushed outside the timed window, CUDA events, percentiles.
+
+Every variant of a shape (candidate, torch eager, torch.compile, the copy
+roofline) is timed with the same function, in the same process, so their
+ratios mean something. For shapes small enough that launches dominate,
+`time_graph` captures many back-to-back calls in a CUDA graph over rotating
+input sets whose total size exceeds the L2, so the replay measures memory, not
+cache (a 32 MB RoPE replayed on one buffer reads 5+ TB/s on an H200: L2).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Sequence
+
+import torch
+
+from tools.records import Timing
+
+MIN_REPS = 20
+MAX_REPS = 400
+# Measured device time aimed for per variant; reps are derived from a probe call.
+TARGET_SECONDS = 0.05
+WARMUP_CALLS = 3
+
+
+def _timing(samples_us: Sequence[float], method: str) -> Timing:
+    ordered = sorted(samples_us)
+    if len(ordered) >= 10:
+        deciles = statistics.quantiles(ordered, n=10, method="inclusive")
+        p10, p90 = deciles[0], deciles[-1]
+    else:
+        p10, p90 = ordered[0], ordered[-1]
+    return Timing(median_us=statistics.median(ordered), p10_us=p10, p90_us=p90, reps=len(ordered), method=method)
+
+
+def l2_bytes(device: torch.device) -> int:
+    props = torch.cuda.get_device_properties(device)
+    return int(getattr(props, "L2_cache_size", 0) or 64 * 2**20)
+
+
+# GPU cycles (~50 us at 2 GHz) spun after each flush, so the host has queued the timed call
+# before the start event fires. Without it, a wrapper whose Python takes longer than the flush
+# (measured on the H200: TileLang rope at 512 tokens, p10 13.6 us, median 19.0, p90 41.1)
+# leaks host time into the device timing.
+HOST_SLACK_CYCLES = 100_000
+
+
+class L2Flusher:
+    """Overwrites a buffer twice the L2 size so the next call starts with a cold cache."""
+
+    def __init__(self, device: torch.device):
+        self.buffer = torch.empty(max(2 * l2_bytes(device), 128 * 2**20), dtype=torch.uint8, device=device)
+        self._sleep = getattr(torch.cuda, "_sleep", None)
+
+    def flush(self) -> None:
+        self.buffer.zero_()
+        if self._sleep is not None:
+            self._sleep(HOST_SLACK_CYCLES)
+
+
+def _reps_for(seconds_per_call: float) -> int:
+    if seconds_per_call <= 0:
+        return MAX_REPS
+    return int(min(MAX_REPS, max(MIN_REPS, TARGET_SECONDS / seconds_per_call)))
+
+
+def time_events(fn: Callable[[], object], flusher: L2Flusher, reps: int | None = None) -> Timing:
+    """Median / p10 / p90 of single calls, each after an L2 flush, timed with CUDA events."""
+    for _ in range(WARMUP_CALLS):
+        fn()
+    torch.cuda.synchronize()
+    if reps is None:
+        probe_start, probe_end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        flusher.flush()
+        probe_start.record()
+        fn()
+        probe_end.record()
+        torch.cuda.synchronize()
+        reps = _reps_for(probe_start.elapsed_time(probe_end) / 1e3)
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for start, end in zip(starts, ends, strict=True):
+        flusher.flush()  # outside the timed window, and it keeps the GPU busy while the host queues
+        start.record()
+        fn()
+        end.record()
+    torch.cuda.synchronize()
+    return _timing([s.elapsed_time(e) * 1e3 for s, e in zip(starts, ends, strict=True)], "events")
+
+
+def time_graph(
+    make_call: Callable[[int], Callable[[], object]],
+    sets: int,
+    flusher: L2Flusher,
+    replays: int = 20,
+) -> Timing:
+    """Per-call time from a CUDA graph of `sets` back-to-back calls, call i on input set i.
+
+    `make_call(i)` returns a closure over the i-th input set. Choose `sets` so the
+    sets together exceed the L2; the L2 is also flushed before each replay.
+    """
+    calls = [make_call(i) for i in range(sets)]
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for call in calls:  # warm-up (JIT, allocator) outside the capture
+            call()
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for call in calls:
+            call()
+    graph.replay()
+    torch.cuda.synchronize()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(replays)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(replays)]
+    for start, end in zip(starts, ends, strict=True):
+        flusher.flush()
+        start.record()
+        graph.replay()
+        end.record()
+    torch.cuda.synchronize()
+    return _timing([s.elapsed_time(e) * 1e3 / sets for s, e in zip(starts, ends, strict=True)], "graph")
+
+
+def time_wall(fn: Callable[[], object], reps: int | None = None) -> Timing:
+    """CPU fallback: wall-clock per call after warm-up (no cache control, no roofline)."""
+    for _ in range(WARMUP_CALLS):
+        fn()
+    if reps is None:
+        start = time.perf_counter()
+        fn()
+        reps = _reps_for(time.perf_counter() - start)
+    samples = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - start) * 1e6)
+    return _timing(samples, "wall")
+
+
+class CopyRoofline:
+    """Device-to-device copy of a given byte count, timed like a kernel; cached per (device, size)."""
+
+    def __init__(self, flusher: L2Flusher):
+        self.flusher = flusher
+        self._cache: dict[tuple[int, int], Timing] = {}
+
+    def timing(self, device: torch.device, nbytes: int) -> Timing:
+        key = (device.index or 0, nbytes)
+        if key not in self._cache:
+            half = max(nbytes // 2, 1)  # read half, write half: bytes_moved counts both
+            src = torch.empty(half, dtype=torch.uint8, device=device).random_()
+            dst = torch.empty_like(src)
+            self._cache[key] = time_events(lambda: dst.copy_(src), self.flusher)
+            del src, dst
+        return self._cache[key]
