@@ -1,0 +1,257 @@
+"""The `agent` command line: eval, bench, env, ops.
+
+agent eval rope --backend tilelang           # one evaluation of the current kernel, as a table
+agent bench rope rms_norm                    # every backend; JSON + markdown under benchmarks/results/
+agent env                                    # GPU, driver, smi output, library versions, target
+agent ops --backend tilelang                 # native or torch_fallback per operator
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from kernels.registry import BACKENDS, OPERATORS
+from kernels.target import TARGET_CHOICES
+
+
+def _progress():
+    """A rich progress bar on stderr fed by evaluation events."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(
+        TextColumn("[bold]{task.fields[stage]:<11}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[label]}"),
+        TimeElapsedColumn(),
+        transient=True,
+    )
+    task = progress.add_task("eval", total=None, stage="", label="")
+
+    def on_event(event: dict) -> None:
+        kind = event.get("event")
+        if kind == "stage_start":
+            progress.update(task, stage=event["stage"], completed=0, total=None, label="")
+        elif kind == "progress":
+            progress.update(
+                task,
+                stage=event["stage"],
+                completed=event["done"],
+                total=event["total"],
+                label=event["label"],
+            )
+
+    return progress, on_event
+
+
+def _console():
+    from rich.console import Console
+
+    console = Console()
+    # Piped output (CI logs, files) would otherwise be cut to 80 columns.
+    return console if console.is_terminal else Console(width=170)
+
+
+def _print_record(record, console) -> None:
+    from rich.table import Table
+
+    from tools.report import COLUMNS, shape_rows
+
+    console.print(
+        f"[bold]{record.op}[{record.backend}][/bold]  {record.candidate}  "
+        f"({record.environment.device or 'CPU'}, target {record.environment.target})"
+    )
+    for stage in record.stages:
+        colour = {"ok": "green", "failed": "red", "skipped": "yellow"}[stage.status]
+        console.print(
+            f"  [{colour}]{stage.name:<12}{stage.status:<8}[/{colour}] {stage.seconds:6.1f} s  {stage.message}"
+        )
+    rows = shape_rows(record)
+    if rows:
+        table = Table(show_lines=False)
+        for title in COLUMNS.values():
+            table.add_column(title, justify="left" if title in {"shape", "dtype", "status"} else "right")
+        for row in rows:
+            style = None if row["status"] == "ok" else "red"
+            table.add_row(*(row[k] for k in COLUMNS), style=style)
+        console.print(table)
+    if record.profile:
+        from tools.profile import summarise
+
+        console.print("[bold]profile[/bold]")
+        console.print(summarise(record.profile))
+    verdict = "[green]OK[/green]" if record.status == "ok" else "[red]FAILED[/red]"
+    console.print(f"{verdict} in {record.seconds:.1f} s: {record.message}")
+
+
+def _explain_without_gpu(args, console) -> int:
+    """No GPU: say what needs one, and do what can be done here (static check, lowering)."""
+    from tools.candidate import default_candidate
+    from tools.static_check import check_file
+
+    path = Path(args.candidate) if args.candidate else default_candidate(args.op, args.backend)
+    console.print(
+        f"[yellow]No GPU visible to PyTorch: {args.backend} kernels cannot run here, so correctness and "
+        "timing are skipped.[/yellow] Run this on a GPU host, or use `--backend torch` to exercise the "
+        "evaluator on the CPU."
+    )
+    report = check_file(path, args.op)
+    console.print(f"  static check of {path}: {report.message}")
+    if not report.ok:
+        return 1
+    if args.backend == "tilelang":
+        from kernels import registry
+        from kernels.spec import parse_dtype
+        from kernels.tilelang_support import lower_to_source
+        from tools.candidate import load_module
+
+        module = load_module(path, f"candidate_{args.op}_tilelang")
+        spec = registry.spec(args.op)
+        programs = {}
+        for shape in spec.select(args.shapes):
+            for dtype_name in args.dtypes:
+                dtype = parse_dtype(dtype_name)
+                key = module.program(shape.dims, dtype).script()
+                if key not in programs:
+                    programs[key] = lower_to_source(module.program(shape.dims, dtype))
+        lines = sum(source.count("\n") for source in programs.values())
+        console.print(
+            f"  lowered to CUDA source without a GPU: {len(programs)} program(s), {lines} lines in all "
+            f"(for {len(spec.select(args.shapes))} shapes x {len(args.dtypes)} dtype(s))"
+        )
+    return 0
+
+
+def cmd_eval(args) -> int:
+    import torch
+
+    from tools.evaluate import evaluate
+
+    console = _console()
+    if args.backend != "torch" and not torch.cuda.is_available() and args.device != "cpu":
+        return _explain_without_gpu(args, console)
+    progress, on_event = _progress()
+    with progress:
+        record = evaluate(
+            args.op,
+            args.backend,
+            args.candidate,
+            shapes=args.shapes,
+            dtypes=tuple(args.dtypes),
+            benchmark=not args.no_bench,
+            profile=args.profile,
+            baselines=tuple(b for b in ("eager", "compiled") if not (b == "compiled" and args.no_compile)),
+            device=args.device,
+            target=args.target,
+            timeout_s=args.timeout,
+            on_event=on_event,
+        )
+    _print_record(record, console)
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(record.model_dump_json(indent=1) + "\n")
+        console.print(f"record written to {args.json}")
+    return 0 if record.status == "ok" else 1
+
+
+def cmd_bench(args) -> int:
+    import torch
+
+    from tools.bench import run_bench
+
+    console = _console()
+    if not torch.cuda.is_available() and args.device != "cpu":
+        console.print(
+            "[red]agent bench needs a GPU[/red]: timings on the CPU say nothing about kernels. "
+            "Pass --device cpu to exercise the pipeline anyway."
+        )
+        return 2
+    status = 0
+    for op in args.ops:
+        progress, on_event = _progress()
+        with progress:
+            records, path = run_bench(
+                op,
+                tuple(args.backends),
+                out_dir=Path(args.out) if args.out else None,
+                on_event=on_event,
+                shapes=args.shapes,
+                dtypes=tuple(args.dtypes),
+                device=args.device,
+                target=args.target,
+                timeout_s=args.timeout,
+            )
+        for record in records:
+            _print_record(record, console)
+            status |= record.status != "ok"
+        console.print(f"wrote {path} and {path.with_suffix('.md')}")
+    return status
+
+
+def cmd_env(args) -> int:
+    from kernels import target
+    from tools.env import collect_environment, format_environment
+
+    print(format_environment(collect_environment(target.select(args.target), with_smi=True)))
+    return 0
+
+
+def cmd_ops(args) -> int:
+    from kernels import registry, target
+
+    target.select(args.target)
+    for op in OPERATORS:
+        reg = registry.registration(op, args.backend)
+        print(f"{op:<10} {reg.status:<15} {reg.reason}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="agent", description="Kernel workbench for Llama inference operators.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def common(p, many_ops: bool = False):
+        p.add_argument("--target", choices=TARGET_CHOICES, default="auto", help="GPU platform (default: detect)")
+        p.add_argument("--shapes", nargs="+", metavar="PATTERN", help="only shapes whose name contains PATTERN")
+        p.add_argument("--dtypes", nargs="+", default=["bf16"], choices=["bf16", "fp16", "fp32"])
+        p.add_argument("--device", choices=["auto", "cuda", "cpu"], default="auto")
+        p.add_argument("--timeout", type=float, default=900.0, help="seconds before the candidate is killed")
+
+    p = sub.add_parser("eval", help="evaluate one kernel: static, compile, correctness, benchmark, profile")
+    p.add_argument("op", choices=OPERATORS)
+    p.add_argument("--backend", choices=BACKENDS, required=True)
+    p.add_argument("--candidate", help="kernel file to evaluate (default: kernels/OP/BACKEND.py)")
+    p.add_argument("--profile", action="store_true", help="also run ncu (mcProfiler on MetaX) per shape")
+    p.add_argument("--no-bench", action="store_true", help="stop after correctness")
+    p.add_argument("--no-compile", action="store_true", help="skip the torch.compile baseline")
+    p.add_argument("--json", metavar="PATH", help="write the full record as JSON")
+    common(p)
+    p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("bench", help="benchmark every backend; write benchmarks/results/<gpu>/<op>.json + .md")
+    p.add_argument("ops", nargs="+", choices=OPERATORS)
+    p.add_argument("--backends", nargs="+", default=["tilelang", "ninetoothed"], choices=BACKENDS)
+    p.add_argument("--out", help="results folder (default: benchmarks/results)")
+    common(p)
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("env", help="print the environment")
+    p.add_argument("--target", choices=TARGET_CHOICES, default="auto")
+    p.set_defaults(func=cmd_env)
+
+    p = sub.add_parser("ops", help="which operators a backend runs natively here")
+    p.add_argument("--backend", choices=BACKENDS, required=True)
+    p.add_argument("--target", choices=TARGET_CHOICES, default="auto")
+    p.set_defaults(func=cmd_ops)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (ValueError, FileNotFoundError, RuntimeError) as err:
+        print(f"agent: error: {err}", file=sys.stderr)
+        return 2

@@ -1,0 +1,104 @@
+"""The `agent` command line, run in a real child process as a user would."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def agent(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "agent", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_eval_torch_backend_prints_a_table_and_writes_json(tmp_path):
+    path = tmp_path / "record.json"
+    done = agent(
+        "eval",
+        "rms_norm",
+        "--backend",
+        "torch",
+        "--shapes",
+        "decode1",
+        "--device",
+        "cpu",
+        "--json",
+        str(path),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "llama3-8b/decode1" in done.stdout and "vs eager" in done.stdout
+    assert "OK in" in done.stdout
+    record = json.loads(path.read_text())
+    assert record["status"] == "ok" and record["op"] == "rms_norm"
+
+
+def test_eval_of_a_broken_candidate_exits_nonzero_with_the_stage(tmp_path):
+    candidate = tmp_path / "broken.py"
+    candidate.write_text("def rope(x, sin, cos, *, out=None)\n    return out\n")
+    done = agent("eval", "rope", "--backend", "torch", "--candidate", str(candidate), "--device", "cpu")
+    assert done.returncode == 1
+    assert "static" in done.stdout and "syntax error" in done.stdout
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks what happens without a GPU")
+def test_eval_tilelang_without_a_gpu_says_so_and_lowers():
+    done = agent("eval", "rope", "--backend", "tilelang", "--shapes", "llama3-8b/decode1/q")
+    assert done.returncode == 0, done.stderr
+    assert "No GPU visible" in done.stdout
+    assert "lowered to CUDA source without a GPU: 1 program(s)" in done.stdout
+
+
+def test_bench_writes_json_and_markdown(tmp_path):
+    done = agent(
+        "bench",
+        "rope",
+        "--backends",
+        "torch",
+        "--shapes",
+        "decode1",
+        "--device",
+        "cpu",
+        "--out",
+        str(tmp_path),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    folder = next(p for p in tmp_path.iterdir() if p.is_dir())
+    data = json.loads((folder / "rope.json").read_text())
+    assert [r["backend"] for r in data["records"]] == ["torch"]
+    assert "sources" not in (data["records"][0]["compile"] or {})
+    markdown = (folder / "rope.md").read_text()
+    assert "| llama3-8b/decode1/q | bf16 | ok |" in markdown
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks what happens without a GPU")
+def test_bench_refuses_the_cpu_unless_asked():
+    done = agent("bench", "rope")
+    assert done.returncode == 2 and "needs a GPU" in done.stdout
+
+
+def test_env_names_the_target_and_versions():
+    done = agent("env")
+    assert done.returncode == 0
+    assert "target      cuda" in done.stdout and "tilelang" in done.stdout
+
+
+def test_ops_reports_native_or_fallback():
+    done = agent("ops", "--backend", "torch")
+    assert done.returncode == 0
+    assert "rope       native" in done.stdout
+
+
+def test_unknown_shape_is_a_clear_error():
+    done = agent("eval", "rope", "--backend", "torch", "--shapes", "prefill7", "--device", "cpu")
+    assert done.returncode == 2
+    assert "no rope shape matches ['prefill7']" in done.stderr
