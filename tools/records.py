@@ -68,6 +68,7 @@ class ShapeBenchmark(BaseModel):
     graph_eager: Timing | None = None
     gbps: float
     copy_gbps: float | None = None
+    ceiling_gbps: float | None = Field(default=None, description="1 GiB copy: above this is not from DRAM")
     fraction_of_copy: float | None = None
     speedup_vs_eager: float | None = None
     speedup_vs_compiled: float | None = None

@@ -40,11 +40,14 @@ def l2_bytes(device: torch.device) -> int:
     return int(getattr(props, "L2_cache_size", 0) or 64 * 2**20)
 
 
-# GPU cycles (~50 us at 2 GHz) spun after each flush, so the host has queued the timed call
-# before the start event fires. Without it, a wrapper whose Python takes longer than the flush
-# (measured on the H200: TileLang rope at 512 tokens, p10 13.6 us, median 19.0, p90 41.1)
-# leaks host time into the device timing.
-HOST_SLACK_CYCLES = 100_000
+# GPU cycles spun after each flush, so the host has queued the timed call before the start
+# event fires. Without it, a wrapper whose Python takes longer than the flush leaks host time
+# into the device timing (H200, TileLang rope at 512 tokens: p10 13.6 us, median 19.0, p90 41.1).
+# A fixed ~50 us was not enough for NineToothed's launcher (H200: rms_norm decode 17-29 us by
+# events, 2.3 us by graph replay), so the spin is sized from the host time measured in warm-up.
+MIN_SLACK_CYCLES = 100_000
+MAX_SLACK_CYCLES = 20_000_000
+CYCLES_PER_US = 2_000  # H100/H200 boost clock ~2 GHz; a longer spin only costs idle time
 
 
 class L2Flusher:
@@ -53,11 +56,17 @@ class L2Flusher:
     def __init__(self, device: torch.device):
         self.buffer = torch.empty(max(2 * l2_bytes(device), 128 * 2**20), dtype=torch.uint8, device=device)
         self._sleep = getattr(torch.cuda, "_sleep", None)
+        self.slack_cycles = MIN_SLACK_CYCLES
+
+    def cover_host_time(self, host_seconds: float) -> None:
+        """Spin at least twice the host time of one call after each flush."""
+        cycles = int(2 * host_seconds * 1e6 * CYCLES_PER_US)
+        self.slack_cycles = min(MAX_SLACK_CYCLES, max(MIN_SLACK_CYCLES, cycles))
 
     def flush(self) -> None:
         self.buffer.zero_()
         if self._sleep is not None:
-            self._sleep(HOST_SLACK_CYCLES)
+            self._sleep(self.slack_cycles)
 
 
 def _reps_for(seconds_per_call: float) -> int:
@@ -71,6 +80,14 @@ def time_events(fn: Callable[[], object], flusher: L2Flusher, reps: int | None =
     for _ in range(WARMUP_CALLS):
         fn()
     torch.cuda.synchronize()
+    host_seconds = []
+    for _ in range(WARMUP_CALLS):
+        flusher.flush()  # keeps the GPU busy, so the host time is not a wait for the queue
+        start = time.perf_counter()
+        fn()
+        host_seconds.append(time.perf_counter() - start)
+    torch.cuda.synchronize()
+    flusher.cover_host_time(max(host_seconds))
     if reps is None:
         probe_start, probe_end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         flusher.flush()
@@ -142,6 +159,10 @@ def time_wall(fn: Callable[[], object], reps: int | None = None) -> Timing:
     return _timing(samples, "wall")
 
 
+# Bytes moved by the copy that stands for the device's memory bandwidth (about 4.2 TB/s on an H200).
+CEILING_BYTES = 2**30
+
+
 class CopyRoofline:
     """Device-to-device copy of a given byte count, timed like a kernel; cached per (device, size)."""
 
@@ -158,3 +179,7 @@ class CopyRoofline:
             self._cache[key] = time_events(lambda: dst.copy_(src), self.flusher)
             del src, dst
         return self._cache[key]
+
+    def ceiling_gbps(self, device: torch.device) -> float:
+        """The best the memory moves bytes here: a 1 GiB copy. Faster than this is not from DRAM."""
+        return CEILING_BYTES / self.timing(device, CEILING_BYTES).median_us / 1e3

@@ -37,10 +37,11 @@ from tools.records import (
 
 # Shapes at most this big (bytes moved) are also timed as CUDA-graph replays.
 GRAPH_MAX_BYTES = 8 * 2**20
-# Below this a copy is latency-bound too, so beating it is possible and is noted, not rejected:
-# on the H200 a one-pass rms_norm at 4 MB ran 1274 GB/s against 1179 GB/s for torch's copy.
-ROOFLINE_MIN_BYTES = 8 * 2**20
-# A candidate may beat the size-matched copy by this much (timing noise) before it is rejected.
+# The size-matched copy is the yardstick (% of copy), but torch's copy_ is not at the limit at
+# every size: on the H200 correct one-pass rms_norm kernels beat it at 4 MB (1274 vs 1179 GB/s),
+# 17 MB (1719 vs 1366) and 134 MB (3506 vs 3321). Beating it is noted; a result is rejected as a
+# measurement error only above the device's large-copy bandwidth (unreachable from DRAM; an
+# unflushed replay of a 32 MB RoPE read 5.1-5.5 TB/s there), with this much slack for noise.
 ROOFLINE_SLACK = 1.05
 
 
@@ -258,7 +259,17 @@ class GpuBench:
             except Exception as err:
                 notes.append(f"CUDA-graph replay unavailable: {_error_text(err)[:200]}")
             del inputs, outs
-        return finish(w, shape, dtype, args, out, candidate, eager, compiled, copy, graph, graph_eager, notes)
+        ceiling = self.roofline.ceiling_gbps(w.device)
+        return finish(w, shape, dtype, args, out, candidate, eager, compiled, copy, graph, graph_eager, notes, ceiling)
+
+
+def judge_bandwidth(gbps: float, copy_gbps: float | None, ceiling_gbps: float | None) -> tuple[bool, str]:
+    """(plausible, note): above the device's large-copy bandwidth is a measurement error."""
+    if ceiling_gbps is not None and gbps > ceiling_gbps * ROOFLINE_SLACK:
+        return False, f"{gbps:.0f} GB/s is above the device's copy bandwidth ({ceiling_gbps:.0f} GB/s)"
+    if copy_gbps is not None and gbps > copy_gbps * ROOFLINE_SLACK:
+        return True, f"faster than torch's copy of the same bytes ({copy_gbps:.0f} GB/s)"
+    return True, ""
 
 
 def finish(
@@ -274,6 +285,7 @@ def finish(
     graph: Timing | None = None,
     graph_eager: Timing | None = None,
     notes: list[str] | None = None,
+    ceiling_gbps: float | None = None,
 ) -> ShapeBenchmark:
     """Derived numbers, the roofline sanity check and the after-timing correctness re-check."""
     notes = list(notes or [])
@@ -284,13 +296,11 @@ def finish(
     if copy is not None:
         copy_gbps = nbytes / copy.median_us / 1e3
         fraction = gbps / copy_gbps
-        if fraction > ROOFLINE_SLACK:
-            above = f"{gbps:.0f} GB/s is above the size-matched copy ({copy_gbps:.0f} GB/s)"
-            if nbytes >= ROOFLINE_MIN_BYTES:
-                status = "measurement_error"
-                notes.append(above)
-            else:
-                notes.append(f"{above}; at {nbytes / 2**20:.1f} MB both are latency-bound, so not rejected")
+    plausible, note = judge_bandwidth(gbps, copy_gbps, ceiling_gbps)
+    if not plausible:
+        status = "measurement_error"
+    if note:
+        notes.append(note)
     # The output of the timed calls must still be right, and so must a fresh input.
     w.sync()
     after = w.spec.compare(out, args, dtype)
@@ -311,6 +321,7 @@ def finish(
         graph_eager=graph_eager,
         gbps=gbps,
         copy_gbps=copy_gbps,
+        ceiling_gbps=ceiling_gbps,
         fraction_of_copy=fraction,
         speedup_vs_eager=eager.median_us / candidate.median_us if eager else None,
         speedup_vs_compiled=compiled.median_us / candidate.median_us if compiled else None,
