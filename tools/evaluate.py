@@ -82,23 +82,24 @@ def evaluate(
         seeds=seeds,
         environment=collect_environment(target_info),
     )
+    request = EvalRequest(
+        op=op,
+        backend=backend,
+        candidate=str(path) if path else None,
+        shapes=record.shapes,
+        hidden_shapes=[s.name for s in spec.hidden_shapes],
+        random_hidden_dims=list(spec.random_hidden_shape(rng).dims),
+        dtypes=record.dtypes,
+        seeds=seeds,
+        device=device,
+        stages=["compile", "correctness"] + (["benchmark"] if benchmark else []),
+        baselines=list(baselines),
+        graph=graph,
+        target=target,
+    )
     start = time.monotonic()
     try:
-        _run_stages(
-            record,
-            spec,
-            path,
-            selected,
-            rng,
-            device,
-            target,
-            benchmark,
-            profile,
-            baselines,
-            graph,
-            timeout_s,
-            on_event,
-        )
+        _run_stages(record, path, request, profile, timeout_s, on_event)
     finally:
         record.seconds = time.monotonic() - start
     failed = next((s for s in record.stages if s.status == "failed"), None)
@@ -109,19 +110,12 @@ def evaluate(
 
 
 def _run_stages(
-    record,
-    spec,
-    path,
-    selected,
-    rng,
-    device,
-    target,
-    benchmark,
-    profile,
-    baselines,
-    graph,
-    timeout_s,
-    on_event,
+    record: EvalRecord,
+    path: Path | None,
+    request: EvalRequest,
+    profile: bool,
+    timeout_s: float,
+    on_event: Callable[[dict], None] | None,
 ) -> None:
     emit = on_event or (lambda event: None)
     emit({"event": "stage_start", "stage": "static"})
@@ -136,22 +130,6 @@ def _run_stages(
     emit({"event": "stage_end", "stage": "static", "result": static.model_dump()})
     if static.status == "failed":
         return
-    stages = ["compile", "correctness"] + (["benchmark"] if benchmark else [])
-    request = EvalRequest(
-        op=record.op,
-        backend=record.backend,
-        candidate=str(path) if path else None,
-        shapes=record.shapes,
-        hidden_shapes=[s.name for s in spec.hidden_shapes],
-        random_hidden_dims=list(spec.random_hidden_shape(rng).dims),
-        dtypes=record.dtypes,
-        seeds=record.seeds,
-        device=device,
-        stages=stages,
-        baselines=list(baselines),
-        graph=graph,
-        target=target,
-    )
     with tempfile.TemporaryDirectory(prefix="kw-eval-") as tmp:
         request_path = Path(tmp) / "request.json"
         events_path = Path(tmp) / "events.jsonl"
@@ -159,7 +137,7 @@ def _run_stages(
         outcome = run_child(
             "tools.worker", [str(request_path), str(events_path)], events_path, timeout_s, on_event=on_event
         )
-    _absorb(record, outcome, stages)
+    _absorb(record, outcome, request.stages)
     if profile and record.stages[-1].status == "ok":
         from tools.profile import profile_candidate
 

@@ -7,30 +7,13 @@ import torch
 
 from kernels.rms_norm.spec import SPEC as RMS_SPEC
 from kernels.rope.spec import SPEC as ROPE_SPEC
-from kernels.spec import NamedShape, OpSpec, dtype_name
+from kernels.spec import NamedShape
+from tests.kernels.gpu_checks import cases, check
 
 pytestmark = [
     pytest.mark.gpu,
     pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU"),
 ]
-
-
-def cases(spec: OpSpec) -> list:
-    return [
-        pytest.param(shape, dtype, id=f"{shape.name}-{dtype_name(dtype)}")
-        for shape in (*spec.shapes, *spec.hidden_shapes)
-        for dtype in spec.dtypes
-    ]
-
-
-def check(spec: OpSpec, fn, shape: NamedShape, dtype: torch.dtype, seed: int = 0) -> None:
-    args = spec.make_inputs(shape.dims, dtype, seed, "cuda")
-    out = torch.full_like(args[0], float("nan"))
-    result = fn(*args, out=out)
-    torch.cuda.synchronize()
-    assert result is out
-    comparison = spec.compare(out, args, dtype)
-    assert comparison.ok, f"{shape.name} {dtype_name(dtype)}: {comparison.message}"
 
 
 @pytest.mark.parametrize(("shape", "dtype"), cases(ROPE_SPEC))

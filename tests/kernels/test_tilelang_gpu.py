@@ -7,29 +7,9 @@ import torch
 
 from kernels.rms_norm.spec import SPEC as RMS_SPEC
 from kernels.rope.spec import SPEC as ROPE_SPEC
-from kernels.spec import dtype_name
+from tests.kernels.gpu_checks import cases, check
 
 pytestmark = pytest.mark.gpu
-
-DTYPES = [torch.bfloat16, torch.float16, torch.float32]
-
-
-def cases(spec):
-    return [
-        pytest.param(shape, dtype, id=f"{shape.name}-{dtype_name(dtype)}")
-        for shape in (*spec.shapes, *spec.hidden_shapes)
-        for dtype in DTYPES
-    ]
-
-
-def check(spec, fn, shape, dtype, seed=0):
-    args = spec.make_inputs(shape.dims, dtype, seed, "cuda")
-    out = torch.full_like(args[0], float("nan"))
-    result = fn(*args, out=out)
-    torch.cuda.synchronize()
-    assert result is out
-    comparison = spec.compare(out, args, dtype)
-    assert comparison.ok, f"{shape.name} {dtype_name(dtype)}: {comparison.message}"
 
 
 @pytest.mark.parametrize(("shape", "dtype"), cases(ROPE_SPEC))

@@ -1,0 +1,28 @@
+"""What the per-backend GPU test files share: the cases and the check of one case."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from kernels.spec import NamedShape, OpSpec, dtype_name
+
+
+def cases(spec: OpSpec) -> list:
+    """Every named and hidden shape in every dtype, with readable ids."""
+    return [
+        pytest.param(shape, dtype, id=f"{shape.name}-{dtype_name(dtype)}")
+        for shape in (*spec.shapes, *spec.hidden_shapes)
+        for dtype in spec.dtypes
+    ]
+
+
+def check(spec: OpSpec, fn, shape: NamedShape, dtype: torch.dtype, seed: int = 0) -> None:
+    """The kernel writes every element of a NaN-poisoned `out`, within the spec's tolerance."""
+    args = spec.make_inputs(shape.dims, dtype, seed, "cuda")
+    out = torch.full_like(args[0], float("nan"))
+    result = fn(*args, out=out)
+    torch.cuda.synchronize()
+    assert result is out
+    comparison = spec.compare(out, args, dtype)
+    assert comparison.ok, f"{shape.name} {dtype_name(dtype)}: {comparison.message}"
