@@ -48,3 +48,20 @@ CACHES_OUTPUT = rope_with(
 )
 CALLS_EXIT_OPENLY = rope_with(imports="import os", body_before="    os._exit(0)\n")
 NO_OUT_PARAMETER = GOOD_ROPE.replace("def rope(x, sin, cos, *, out=None):", "def rope(x, sin, cos):")
+
+# A Triton kernel that stores far outside its buffer: an illegal memory access on a GPU.
+ILLEGAL_ADDRESS = """
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _scribble(ptr):
+    tl.store(ptr + (1 << 40), 1.0)
+
+
+def rope(x, sin, cos, *, out=None):
+    _scribble[(1,)](out)
+    return out
+"""

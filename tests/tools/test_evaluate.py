@@ -129,3 +129,14 @@ def test_bad_arguments_are_clear_errors(tmp_path):
         evaluate("rope", "torch", dtypes=("fp8",), device="cpu")
     with pytest.raises(FileNotFoundError, match="does not exist"):
         evaluate("rope", "torch", tmp_path / "missing.py", device="cpu")
+
+
+@pytest.mark.gpu
+def test_an_illegal_memory_access_fails_that_candidate_only(tmp_path):
+    path = tmp_path / "scribbler.py"
+    path.write_text(candidates.ILLEGAL_ADDRESS)
+    record = evaluate("rope", "torch", path, shapes=SHAPES, device="cuda", timeout_s=120)
+    assert_failed_at(record, "compile", "illegal memory access")
+    good = tmp_path / "good.py"
+    good.write_text(candidates.GOOD_ROPE)
+    assert evaluate("rope", "torch", good, shapes=SHAPES, device="cuda", benchmark=False).status == "ok"
