@@ -29,12 +29,14 @@ def load_module(path: Path, name: str) -> ModuleType:
     return module
 
 
-def load_candidate(op: str, backend: str, path: str | None) -> tuple[Callable, ModuleType | None]:
+def load_candidate(
+    op: str, backend: str, path: str | None, name: str = "candidate"
+) -> tuple[Callable, ModuleType | None]:
     if path is None:
         from kernels.registry import torch_implementation
 
         return torch_implementation(op), None
-    module = load_module(Path(path), f"candidate_{op}_{backend}")
+    module = load_module(Path(path), f"{name}_{op}_{backend}")
     fn = getattr(module, op, None)
     if not callable(fn):
         raise AttributeError(f"{path} defines no function {op}()")

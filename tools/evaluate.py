@@ -54,9 +54,14 @@ def evaluate(
     target: str = "auto",
     timeout_s: float = DEFAULT_TIMEOUT_S,
     seeds: list[int] | None = None,
+    incumbent: str | Path | None = None,
     on_event: Callable[[dict], None] | None = None,
 ) -> EvalRecord:
-    """Evaluate `candidate` (default: the backend's kernel file) and return the full record."""
+    """Evaluate `candidate` (default: the backend's kernel file) and return the full record.
+
+    With `incumbent` (the current best kernel file), the benchmark also times it in the same
+    process, shape by shape, so `speedup_vs_incumbent` is a ratio from one run.
+    """
     spec = registry.spec(op)
     registry._check_backend(backend)
     for name in dtypes:
@@ -96,6 +101,7 @@ def evaluate(
         baselines=list(baselines),
         graph=graph,
         target=target,
+        incumbent=str(incumbent) if incumbent else None,
     )
     start = time.monotonic()
     try:

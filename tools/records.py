@@ -63,6 +63,7 @@ class ShapeBenchmark(BaseModel):
     candidate: Timing
     eager: Timing | None = None
     compiled: Timing | None = None
+    incumbent: Timing | None = Field(default=None, description="the current best, timed in the same process")
     copy_roofline: Timing | None = Field(default=None, description="device-to-device copy of bytes_moved")
     graph: Timing | None = Field(default=None, description="CUDA-graph replay, decode shapes only")
     graph_eager: Timing | None = None
@@ -72,6 +73,7 @@ class ShapeBenchmark(BaseModel):
     fraction_of_copy: float | None = None
     speedup_vs_eager: float | None = None
     speedup_vs_compiled: float | None = None
+    speedup_vs_incumbent: float | None = None
     status: Literal["ok", "measurement_error", "wrong_after_timing"] = "ok"
     note: str = ""
 
@@ -138,7 +140,7 @@ class EvalRecord(BaseModel):
     def stage(self, name: StageName) -> StageResult | None:
         return next((s for s in self.stages if s.name == name), None)
 
-    def geomean_speedup(self, against: Literal["eager", "compiled"] = "eager") -> float | None:
+    def geomean_speedup(self, against: Literal["eager", "compiled", "incumbent"] = "eager") -> float | None:
         import math
 
         values = [getattr(b, f"speedup_vs_{against}") for b in self.benchmark if getattr(b, f"speedup_vs_{against}")]
@@ -163,3 +165,4 @@ class EvalRequest(BaseModel):
     baselines: list[Literal["eager", "compiled"]] = Field(default_factory=lambda: ["eager", "compiled"])
     graph: bool = True
     target: str = "auto"
+    incumbent: str | None = Field(default=None, description="kernel file of the current best, timed alongside")

@@ -183,3 +183,17 @@ class CopyRoofline:
     def ceiling_gbps(self, device: torch.device) -> float:
         """The best the memory moves bytes here: a 1 GiB copy. Faster than this is not from DRAM."""
         return CEILING_BYTES / self.timing(device, CEILING_BYTES).median_us / 1e3
+
+
+def time_wall_alternating(fns: list[Callable[[], object]], reps: int = 9) -> list[Timing]:
+    """CPU: wall-clock timings of several functions called in turn, so load drift hits all alike."""
+    for fn in fns:
+        for _ in range(WARMUP_CALLS):
+            fn()
+    samples: list[list[float]] = [[] for _ in fns]
+    for _ in range(reps):
+        for fn, bucket in zip(fns, samples, strict=True):
+            start = time.perf_counter()
+            fn()
+            bucket.append((time.perf_counter() - start) * 1e6)
+    return [_timing(bucket, "wall") for bucket in samples]

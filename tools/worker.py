@@ -16,6 +16,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
@@ -73,6 +74,7 @@ class Worker:
             hidden.append(NamedShape("hidden/random", tuple(request.random_hidden_dims)))
         self.hidden = hidden
         self.fn: Callable | None = None
+        self.incumbent: Callable | None = None
         self.module = None
 
     def sync(self) -> None:
@@ -89,6 +91,11 @@ class Worker:
         start = time.perf_counter()
         self.fn, self.module = load_candidate(self.request.op, self.request.backend, self.request.candidate)
         info.import_seconds = time.perf_counter() - start
+        if self.request.incumbent:
+            # The current best, timed beside the candidate so their ratio comes from one process.
+            self.incumbent, _ = load_candidate(
+                self.request.op, self.request.backend, self.request.incumbent, name="incumbent"
+            )
         cases = [(s, d) for d in self.dtypes for s in (*self.shapes, *self.hidden)]
         for i, (shape, dtype) in enumerate(cases):
             self.progress("compile", i, len(cases), shape.name)
@@ -189,25 +196,45 @@ class Worker:
         return result, {"benchmark": [r.model_dump() for r in results]}
 
 
+@dataclass
+class Measured:
+    """Everything timed for one (shape, dtype) in this process, before the derived numbers."""
+
+    candidate: Timing
+    eager: Timing | None = None
+    compiled: Timing | None = None
+    incumbent: Timing | None = None
+    copy: Timing | None = None
+    graph: Timing | None = None
+    graph_eager: Timing | None = None
+    ceiling_gbps: float | None = None
+    notes: list[str] = field(default_factory=list)
+
+
 class CpuBench:
     """Wall-clock timing on the CPU: the stage logic runs, but there is no roofline."""
 
     def __init__(self, worker: Worker):
-        from tools.timing import time_wall
-
         self.worker = worker
-        self.time = time_wall
+        self.eager_fn = torch_implementation(worker.request.op)
 
     def run(self, shape: NamedShape, dtype: torch.dtype) -> ShapeBenchmark:
+        from tools.timing import time_wall_alternating
+
         w = self.worker
         args = w.spec.make_inputs(shape.dims, dtype, w.request.seeds[0] + 1, "cpu")
         out = torch.empty_like(args[0])
-        candidate = self.time(lambda: w.fn(*args, out=out), reps=5)
-        eager = None
+        scratch = torch.empty_like(args[0])
+        fns = [lambda: w.fn(*args, out=out)]
+        if w.incumbent is not None:
+            fns.append(lambda: w.incumbent(*args, out=scratch))
         if "eager" in w.request.baselines:
-            eager_fn = torch_implementation(w.request.op)
-            eager = self.time(lambda: eager_fn(*args, out=torch.empty_like(args[0])), reps=5)
-        return finish(w, shape, dtype, args, out, candidate, eager=eager)
+            fns.append(lambda: self.eager_fn(*args, out=scratch))
+        timings = iter(time_wall_alternating(fns))
+        measured = Measured(candidate=next(timings))
+        measured.incumbent = next(timings) if w.incumbent is not None else None
+        measured.eager = next(timings) if "eager" in w.request.baselines else None
+        return finish(w, shape, dtype, args, out, measured)
 
 
 class GpuBench:
@@ -227,40 +254,47 @@ class GpuBench:
         return self.compiled_fns[dtype]
 
     def run(self, shape: NamedShape, dtype: torch.dtype) -> ShapeBenchmark:
-        from tools.timing import time_events, time_graph
+        from tools.timing import time_events
 
         w = self.worker
         spec = w.spec
         seed = w.request.seeds[0] + 1
         args = spec.make_inputs(shape.dims, dtype, seed, w.request.device)
         out = torch.full_like(args[0], float("nan"))
-        candidate = time_events(lambda: w.fn(*args, out=out), self.flusher)
-        notes = []
-        eager = compiled = graph = graph_eager = None
+        scratch = torch.empty_like(out)
+        measured = Measured(candidate=time_events(lambda: w.fn(*args, out=out), self.flusher))
+        if w.incumbent is not None:
+            measured.incumbent = time_events(lambda: w.incumbent(*args, out=scratch), self.flusher)
         if "eager" in w.request.baselines:
-            eager_out = torch.empty_like(out)
-            eager = time_events(lambda: self.eager_fn(*args, out=eager_out), self.flusher)
+            measured.eager = time_events(lambda: self.eager_fn(*args, out=scratch), self.flusher)
         if "compiled" in w.request.baselines:
             try:
                 fn = self.compiled(dtype)
-                compiled = time_events(lambda: fn(*args), self.flusher)
+                measured.compiled = time_events(lambda: fn(*args), self.flusher)
             except Exception as err:  # the baseline failing must not fail the candidate
-                notes.append(f"torch.compile baseline failed: {_error_text(err)[:200]}")
+                measured.notes.append(f"torch.compile baseline failed: {_error_text(err)[:200]}")
         nbytes = spec.bytes_moved(shape.dims, dtype)
-        copy = self.roofline.timing(w.device, nbytes)
+        measured.copy = self.roofline.timing(w.device, nbytes)
         if w.request.graph and shape.decode and nbytes <= GRAPH_MAX_BYTES:
-            # Distinct input sets, each read once per replay after a flush: DRAM, not L2.
-            sets = min(256, max(8, -(-self.flusher.buffer.numel() // max(nbytes, 1))))
-            inputs = [spec.make_inputs(shape.dims, dtype, seed + 1 + i, w.request.device) for i in range(sets)]
-            outs = [torch.empty_like(a[0]) for a in inputs]
-            try:
-                graph = time_graph(lambda i: lambda: w.fn(*inputs[i], out=outs[i]), sets, self.flusher)
-                graph_eager = time_graph(lambda i: lambda: self.eager_fn(*inputs[i], out=outs[i]), sets, self.flusher)
-            except Exception as err:
-                notes.append(f"CUDA-graph replay unavailable: {_error_text(err)[:200]}")
-            del inputs, outs
-        ceiling = self.roofline.ceiling_gbps(w.device)
-        return finish(w, shape, dtype, args, out, candidate, eager, compiled, copy, graph, graph_eager, notes, ceiling)
+            self._graphs(shape, dtype, seed, nbytes, measured)
+        measured.ceiling_gbps = self.roofline.ceiling_gbps(w.device)
+        return finish(w, shape, dtype, args, out, measured)
+
+    def _graphs(self, shape: NamedShape, dtype: torch.dtype, seed: int, nbytes: int, measured: Measured) -> None:
+        from tools.timing import time_graph
+
+        w = self.worker
+        # Distinct input sets, each read once per replay after a flush: DRAM, not L2.
+        sets = min(256, max(8, -(-self.flusher.buffer.numel() // max(nbytes, 1))))
+        inputs = [w.spec.make_inputs(shape.dims, dtype, seed + 1 + i, w.request.device) for i in range(sets)]
+        outs = [torch.empty_like(a[0]) for a in inputs]
+        try:
+            measured.graph = time_graph(lambda i: lambda: w.fn(*inputs[i], out=outs[i]), sets, self.flusher)
+            measured.graph_eager = time_graph(
+                lambda i: lambda: self.eager_fn(*inputs[i], out=outs[i]), sets, self.flusher
+            )
+        except Exception as err:  # capture is optional: some launchers cannot be captured
+            measured.notes.append(f"CUDA-graph replay unavailable: {_error_text(err)[:200]}")
 
 
 def judge_bandwidth(gbps: float, copy_gbps: float | None, ceiling_gbps: float | None) -> tuple[bool, str]:
@@ -272,31 +306,20 @@ def judge_bandwidth(gbps: float, copy_gbps: float | None, ceiling_gbps: float | 
     return True, ""
 
 
+def _ratio(baseline: Timing | None, candidate: Timing) -> float | None:
+    return baseline.median_us / candidate.median_us if baseline else None
+
+
 def finish(
-    w: Worker,
-    shape: NamedShape,
-    dtype: torch.dtype,
-    args: tuple,
-    out: torch.Tensor,
-    candidate: Timing,
-    eager: Timing | None = None,
-    compiled: Timing | None = None,
-    copy: Timing | None = None,
-    graph: Timing | None = None,
-    graph_eager: Timing | None = None,
-    notes: list[str] | None = None,
-    ceiling_gbps: float | None = None,
+    w: Worker, shape: NamedShape, dtype: torch.dtype, args: tuple, out: torch.Tensor, m: Measured
 ) -> ShapeBenchmark:
     """Derived numbers, the roofline sanity check and the after-timing correctness re-check."""
-    notes = list(notes or [])
+    notes = list(m.notes)
     nbytes = w.spec.bytes_moved(shape.dims, dtype)
-    gbps = nbytes / candidate.median_us / 1e3
+    gbps = nbytes / m.candidate.median_us / 1e3
     status = "ok"
-    copy_gbps = fraction = None
-    if copy is not None:
-        copy_gbps = nbytes / copy.median_us / 1e3
-        fraction = gbps / copy_gbps
-    plausible, note = judge_bandwidth(gbps, copy_gbps, ceiling_gbps)
+    copy_gbps = nbytes / m.copy.median_us / 1e3 if m.copy else None
+    plausible, note = judge_bandwidth(gbps, copy_gbps, m.ceiling_gbps)
     if not plausible:
         status = "measurement_error"
     if note:
@@ -313,18 +336,20 @@ def finish(
         dims=list(shape.dims),
         dtype=w.dtype_label(dtype),
         bytes_moved=nbytes,
-        candidate=candidate,
-        eager=eager,
-        compiled=compiled,
-        copy_roofline=copy,
-        graph=graph,
-        graph_eager=graph_eager,
+        candidate=m.candidate,
+        eager=m.eager,
+        compiled=m.compiled,
+        incumbent=m.incumbent,
+        copy_roofline=m.copy,
+        graph=m.graph,
+        graph_eager=m.graph_eager,
         gbps=gbps,
         copy_gbps=copy_gbps,
-        ceiling_gbps=ceiling_gbps,
-        fraction_of_copy=fraction,
-        speedup_vs_eager=eager.median_us / candidate.median_us if eager else None,
-        speedup_vs_compiled=compiled.median_us / candidate.median_us if compiled else None,
+        ceiling_gbps=m.ceiling_gbps,
+        fraction_of_copy=gbps / copy_gbps if copy_gbps else None,
+        speedup_vs_eager=_ratio(m.eager, m.candidate),
+        speedup_vs_compiled=_ratio(m.compiled, m.candidate),
+        speedup_vs_incumbent=_ratio(m.incumbent, m.candidate),
         status=status,
         note="; ".join(notes),
     )

@@ -1,0 +1,88 @@
+"""Git history of accepted kernels (DESIGN §4), through GitPython.
+
+Accepted versions become commits on `agent/<op>-<backend>-<run-id>`, made in a
+worktree under the run folder, so the user's checkout (and their uncommitted
+edits) are never touched. Without an enclosing repository, the run keeps its
+own repository in its folder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import git
+
+AGENT = git.Actor("kernel-workbench agent", "agent@kernel-workbench.invalid")
+
+
+@dataclass
+class Workspace:
+    worktree: Path
+    branch: str
+    kernel_relpath: str
+    base_commit: str
+    own_repository: bool
+
+    @classmethod
+    def create(cls, run_dir: Path, kernel_file: Path, branch: str, start_source: str) -> Workspace:
+        """Branch off HEAD into `run_dir/worktree`; commit `start_source` first if it differs from HEAD's file."""
+        kernel_file = Path(kernel_file).resolve()
+        try:
+            repo = git.Repo(kernel_file.parent, search_parent_directories=True)
+            head = repo.head.commit  # raises ValueError in a repository without commits
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError, ValueError):
+            return cls._own_repository(run_dir, branch, start_source)
+        if branch in [h.name for h in repo.heads]:
+            raise ValueError(f"git branch {branch} already exists in {repo.working_tree_dir}; use another run id")
+        relpath = kernel_file.relative_to(Path(repo.working_tree_dir).resolve()).as_posix()
+        worktree = Path(run_dir) / "worktree"
+        repo.git.worktree("add", "-b", branch, str(worktree), head.hexsha)
+        workspace = cls(worktree, branch, relpath, head.hexsha, own_repository=False)
+        if workspace.read() != start_source:
+            workspace.commit(start_source, f"baseline: the working copy of {relpath} at the start of the run")
+        return workspace
+
+    @classmethod
+    def _own_repository(cls, run_dir: Path, branch: str, start_source: str) -> Workspace:
+        worktree = Path(run_dir) / "repo"
+        repo = git.Repo.init(worktree, initial_branch=branch)
+        relpath = "kernel.py"
+        (worktree / relpath).write_text(start_source)
+        repo.index.add([relpath])
+        first = repo.index.commit("baseline: the kernel at the start of the run", author=AGENT, committer=AGENT)
+        return cls(worktree, branch, relpath, first.hexsha, own_repository=True)
+
+    @property
+    def repo(self) -> git.Repo:
+        return git.Repo(self.worktree)
+
+    def read(self) -> str:
+        path = self.worktree / self.kernel_relpath
+        return path.read_text() if path.exists() else ""
+
+    def commit(self, source: str, message: str) -> str:
+        (self.worktree / self.kernel_relpath).write_text(source)
+        repo = self.repo
+        repo.index.add([self.kernel_relpath])
+        return repo.index.commit(message, author=AGENT, committer=AGENT).hexsha
+
+    def history(self) -> list[tuple[str, str]]:
+        """(sha, message) of the run's commits, oldest first."""
+        commits = list(self.repo.iter_commits(f"{self.base_commit}..{self.branch}"))
+        return [(c.hexsha, c.message.strip()) for c in reversed(commits)]
+
+    def to_dict(self) -> dict:
+        return {
+            "worktree": str(self.worktree),
+            "branch": self.branch,
+            "kernel_relpath": self.kernel_relpath,
+            "base_commit": self.base_commit,
+            "own_repository": self.own_repository,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Workspace:
+        return cls(
+            Path(data["worktree"]), data["branch"], data["kernel_relpath"], data["base_commit"], data["own_repository"]
+        )
