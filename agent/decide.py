@@ -1,0 +1,54 @@
+"""The acceptance rule (DESIGN §2): correct everywhere and faster than the best beyond the noise.
+
+The candidate and the current best are timed in the same child process, shape by
+shape, so each shape's ratio comes from one run. Noise is half the p10-p90
+spread of the noisier of the two, never below NOISE_FLOOR.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+
+from tools.records import EvalRecord
+
+NOISE_FLOOR = 0.02
+
+
+@dataclass(frozen=True)
+class Decision:
+    accepted: bool
+    reason: str
+    geomean_speedup: float | None = None
+    noise: float | None = None
+
+
+def _shape_noise(candidate_spread: float, incumbent_spread: float) -> float:
+    return max(NOISE_FLOOR, max(candidate_spread, incumbent_spread) / 2)
+
+
+def decide(record: EvalRecord, against_best: bool) -> Decision:
+    if record.status != "ok":
+        return Decision(False, f"failed at {record.failed_stage}: {record.message}")
+    if not against_best:
+        return Decision(True, "first correct version: it becomes the best")
+    rows = [b for b in record.benchmark if b.speedup_vs_incumbent is not None and b.incumbent is not None]
+    if not rows:
+        return Decision(False, "no shape was timed against the current best")
+    noises = [_shape_noise(b.candidate.spread, b.incumbent.spread) for b in rows]
+    ratios = [b.speedup_vs_incumbent for b in rows]
+    geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    noise = statistics.median(noises)
+    slower = [(b.shape, r, n) for b, r, n in zip(rows, ratios, noises, strict=True) if r < 1 - n]
+    if slower:
+        shape, ratio, n = min(slower, key=lambda item: item[1])
+        return Decision(
+            False,
+            f"{len(slower)} shape(s) slower than the best beyond noise (worst {shape}: {ratio:.2f}x, noise {n:.0%})",
+            geomean,
+            noise,
+        )
+    if geomean <= 1 + noise:
+        return Decision(False, f"geomean {geomean:.3f}x is within the noise ({noise:.1%})", geomean, noise)
+    return Decision(True, f"geomean {geomean:.3f}x over the best (noise {noise:.1%})", geomean, noise)

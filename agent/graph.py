@@ -1,0 +1,371 @@
+"""The loop as a LangGraph StateGraph (DESIGN §3):
+
+    START -> baseline -> propose -> evaluate -> decide -> (commit) -> reflect -> propose | END
+
+Nodes return partial state updates; what they need beyond the state (config,
+policy, run folder, git workspace) is bound when the graph is built. The state
+is checkpointed to SQLite after every node, so a killed run resumes at the node
+it was in, and every finished iteration stays in the run folder.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import statistics
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from langgraph.graph import END, START, StateGraph
+
+from agent.config import RunConfig
+from agent.decide import decide
+from agent.policies.base import Attempt, Policy, ProposalContext, ReflectionContext
+from agent.policies.source_edit import read_literal
+from agent.runfolder import RunFolder
+from agent.state import LoopState
+from kernels import registry
+from kernels import target as targets
+from tools.evaluate import evaluate
+from tools.profile import summarise
+from tools.records import EvalRecord
+from tools.report import shape_rows
+from tools.workspace import Workspace
+
+
+@dataclass
+class Deps:
+    """Everything the nodes use that is not state."""
+
+    config: RunConfig
+    policy: Policy
+    folder: RunFolder
+    workspace: Workspace
+    stop_requested: list[bool] = field(default_factory=lambda: [False])
+    on_iteration: object = None  # callable(dict) for the terminal table
+
+
+def _config_of(source: str) -> dict | None:
+    try:
+        return read_literal(source, "CONFIG")
+    except (ValueError, SyntaxError):
+        return None
+
+
+def _load(path: str) -> EvalRecord:
+    return EvalRecord.model_validate_json(Path(path).read_text())
+
+
+def median_fraction(record: EvalRecord) -> float | None:
+    values = [b.fraction_of_copy for b in record.benchmark if b.fraction_of_copy]
+    return statistics.median(values) if values else None
+
+
+def median_gbps(record: EvalRecord) -> float | None:
+    values = [b.gbps for b in record.benchmark]
+    return statistics.median(values) if values else None
+
+
+def results_table(record: EvalRecord) -> str:
+    rows = shape_rows(record)
+    if not rows:
+        return record.message
+    keys = ("shape", "dtype", "status", "max_err", "median_us", "gbps", "of_copy")
+    lines = ["| shape | dtype | status | max err | median us | GB/s | % of copy |", "|---|---|---|---|---|---|---|"]
+    lines += [
+        "| " + " | ".join(r[k] for k in keys) + " |"
+        for r in rows
+        if not r["shape"].startswith("hidden/")  # hidden shapes stay hidden from the proposer
+    ]
+    return "\n".join(lines)
+
+
+def _evaluate(deps: Deps, candidate: Path, incumbent: str | None) -> EvalRecord:
+    c = deps.config
+    return evaluate(
+        c.op,
+        c.backend,
+        candidate,
+        shapes=c.shapes,
+        dtypes=tuple(c.dtypes),
+        baselines=tuple(c.baselines),
+        device=c.device,
+        target=c.target,
+        timeout_s=c.timeout_s,
+        incumbent=incumbent,
+    )
+
+
+def _save_evaluation(folder: Path, record: EvalRecord, suffix: str) -> str:
+    path = folder / f"eval{suffix}.json"
+    path.write_text(record.model_dump_json(indent=1) + "\n")
+    if record.compile and record.compile.sources:
+        extension = {"cuda": "cu", "triton": "py"}.get(record.compile.sources[0].language, "txt")
+        text = "\n\n".join(f"// {s.key}\n{s.text}" for s in record.compile.sources)
+        (folder / f"generated{suffix}.{extension}").write_text(text)
+    if record.profile:
+        (folder / f"profile{suffix}.txt").write_text(summarise(record.profile) + "\n")
+    return str(path)
+
+
+def build_graph(deps: Deps, checkpointer=None):
+    c = deps.config
+    spec = registry.spec(c.op)
+    folder = deps.folder
+
+    def baseline(state: LoopState) -> dict:
+        source = deps.workspace.read()
+        iteration_dir = folder.iteration_dir(0)
+        candidate = iteration_dir / "candidate.py"
+        candidate.write_text(source)
+        folder.event("baseline_start")
+        record = _evaluate(deps, candidate, incumbent=None)
+        eval_path = _save_evaluation(iteration_dir, record, "")
+        folder.event("baseline_end", status=record.status, message=record.message)
+        if record.status != "ok":
+            return {"stop_reason": f"the starting kernel fails ({record.message}); fix it before optimising"}
+        folder.update_run(start=_summary(record), best=_summary(record) | {"iteration": 0})
+        if deps.on_iteration:
+            deps.on_iteration({"iteration": 0, "rationale": "starting kernel", "outcome": "baseline", "record": record})
+        return {
+            "iteration": 0,
+            "best_path": str(candidate),
+            "best_eval": eval_path,
+            "attempts": [],
+            "commits": [],
+            "started": time.time(),
+        }
+
+    def propose(state: LoopState) -> dict:
+        iteration = state["iteration"] + 1
+        best_source = Path(state["best_path"]).read_text()
+        best = _load(state["best_eval"])
+        context = ProposalContext(
+            op=c.op,
+            backend=c.backend,
+            iteration=iteration,
+            spec_text=f"{spec.signature}\n\n{spec.description}",
+            best_source=best_source,
+            best_summary=results_table(best),
+            profile_summary=summarise(best.profile) if best.profile else "",
+            hardware=targets.resolve(c.target).name,
+            attempts=[Attempt(**a) for a in state.get("attempts", [])],
+            k=c.candidates,
+        )
+        folder.event("propose_start", iteration=iteration)
+        try:
+            proposals = deps.policy.propose(context)
+        except RuntimeError as err:  # the endpoint failed after its retries
+            folder.event("propose_failed", iteration=iteration, error=str(err))
+            return {"proposals": [], "stop_reason": f"the policy failed: {err}"}
+        if not proposals:
+            return {"proposals": [], "stop_reason": f"the {deps.policy.name} policy has nothing left to try"}
+        iteration_dir = folder.iteration_dir(iteration)
+        stored = []
+        for i, proposal in enumerate(proposals):
+            suffix = "" if i == 0 else f"-{i + 1}"
+            path = iteration_dir / f"candidate{suffix}.py"
+            path.write_text(proposal.source)
+            diff = difflib.unified_diff(
+                best_source.splitlines(keepends=True),
+                proposal.source.splitlines(keepends=True),
+                fromfile="best.py",
+                tofile=f"candidate{suffix}.py",
+            )
+            (iteration_dir / f"diff{suffix}.patch").write_text("".join(diff))
+            if proposal.prompt:
+                (iteration_dir / f"prompt{suffix}.md").write_text(proposal.prompt)
+            if proposal.response:
+                (iteration_dir / f"response{suffix}.md").write_text(proposal.response)
+            stored.append({**proposal.to_dict(), "path": str(path)})
+            folder.event(
+                "proposal",
+                iteration=iteration,
+                index=i,
+                rationale=proposal.rationale,
+                model=proposal.model,
+                usage=proposal.usage,
+                reasks=proposal.reasks,
+            )
+        return {"iteration": iteration, "proposals": stored, "results": [], "accepted": None}
+
+    def evaluate_node(state: LoopState) -> dict:
+        iteration_dir = folder.iteration_dir(state["iteration"])
+        results = []
+        for i, proposal in enumerate(state["proposals"]):
+            suffix = "" if i == 0 else f"-{i + 1}"
+            folder.event("evaluate_start", iteration=state["iteration"], index=i)
+            record = _evaluate(deps, Path(proposal["path"]), incumbent=state["best_path"])
+            eval_path = _save_evaluation(iteration_dir, record, suffix)
+            folder.event(
+                "evaluate_end", iteration=state["iteration"], index=i, status=record.status, message=record.message
+            )
+            results.append({"eval": eval_path})
+        return {"results": results}
+
+    def decide_node(state: LoopState) -> dict:
+        best_index, best_speedup = None, 0.0
+        results, attempts = [], list(state.get("attempts", []))
+        for i, (proposal, result) in enumerate(zip(state["proposals"], state["results"], strict=True)):
+            record = _load(result["eval"])
+            decision = decide(record, against_best=True)
+            results.append({**result, "decision": asdict(decision)})
+            outcome = "accepted" if decision.accepted else ("failed" if record.status != "ok" else "rejected")
+            attempts.append(
+                asdict(
+                    Attempt(
+                        iteration=state["iteration"],
+                        rationale=proposal["rationale"],
+                        outcome=outcome,
+                        message=decision.reason,
+                        config=_config_of(proposal["source"]),
+                        geomean_vs_best=decision.geomean_speedup,
+                        median_fraction_of_copy=median_fraction(record),
+                    )
+                )
+            )
+            if decision.accepted and (decision.geomean_speedup or 0) > best_speedup:
+                best_index, best_speedup = i, decision.geomean_speedup or 0
+        # Only the winner counts as accepted; other passing candidates of the round were beaten by it.
+        for i in range(len(results)):
+            entry = attempts[len(attempts) - len(results) + i]
+            if entry["outcome"] == "accepted" and i != best_index:
+                entry["outcome"] = "rejected"
+                entry["message"] += "; another candidate of this round was faster"
+        folder.event(
+            "decide", iteration=state["iteration"], accepted=best_index, decisions=[r["decision"] for r in results]
+        )
+        return {"results": results, "attempts": attempts, "accepted": best_index}
+
+    def commit(state: LoopState) -> dict:
+        index = state["accepted"]
+        proposal = state["proposals"][index]
+        record = _load(state["results"][index]["eval"])
+        decision = state["results"][index]["decision"]
+        fraction = median_fraction(record)
+        gbps = median_gbps(record)
+        numbers = f"{decision['geomean_speedup']:.2f}x over previous"
+        if gbps:
+            numbers += f", {gbps / 1e3:.2f} TB/s median"
+        if fraction:
+            numbers += f" ({fraction:.2f} of copy)"
+        message = (
+            f"{c.op}[{c.backend}]: {numbers}, iteration {state['iteration']}\n\n"
+            f"{proposal['rationale']}\n\nrun: {folder.run_id}"
+        )
+        # Idempotent: a run killed after the commit but before the checkpoint re-runs this node.
+        history = deps.workspace.history()
+        if history and history[-1][1] == message.strip() and deps.workspace.read() == proposal["source"]:
+            sha = history[-1][0]
+        else:
+            sha = deps.workspace.commit(proposal["source"], message)
+        folder.event("commit", iteration=state["iteration"], sha=sha, message=message.splitlines()[0])
+        folder.update_run(best=_summary(record) | {"iteration": state["iteration"], "commit": sha})
+        return {
+            "best_path": proposal["path"],
+            "best_eval": state["results"][index]["eval"],
+            "commits": [*state.get("commits", []), sha],
+        }
+
+    def reflect(state: LoopState) -> dict:
+        iteration = state["iteration"]
+        attempts = [Attempt(**a) for a in state["attempts"]]
+        this_round = [a for a in attempts if a.iteration == iteration]
+        texts = []
+        for i, attempt in enumerate(this_round):
+            record = _load(state["results"][i]["eval"])
+            fraction = median_fraction(record)
+            summary = (
+                f"geomean {attempt.geomean_vs_best:.3f}x vs the best" if attempt.geomean_vs_best else record.message
+            ) + (f", median {fraction:.2f} of copy" if fraction else "")
+            context = ReflectionContext(
+                op=c.op,
+                backend=c.backend,
+                iteration=iteration,
+                rationale=attempt.rationale,
+                outcome=attempt.outcome,
+                message=attempt.message,
+                summary=summary,
+                attempts=attempts,
+            )
+            try:
+                reflection = deps.policy.reflect(context)
+            except RuntimeError as err:
+                texts.append(f"(no reflection: {err})")
+                continue
+            texts.append(reflection.text)
+            folder.event("reflection", iteration=iteration, index=i, text=reflection.text, usage=reflection.usage)
+            if deps.on_iteration:
+                deps.on_iteration(
+                    {
+                        "iteration": iteration,
+                        "rationale": attempt.rationale,
+                        "outcome": attempt.outcome,
+                        "record": record,
+                        "message": attempt.message,
+                    }
+                )
+        (folder.iteration_dir(iteration) / "reflection.md").write_text("\n\n".join(texts) + "\n")
+        return {"stop_reason": _stop_reason(deps, state)}
+
+    def after_baseline(state: LoopState) -> Literal["propose", "__end__"]:
+        return END if state.get("stop_reason") else "propose"
+
+    def after_propose(state: LoopState) -> Literal["evaluate", "__end__"]:
+        return END if state.get("stop_reason") or not state.get("proposals") else "evaluate"
+
+    def after_decide(state: LoopState) -> Literal["commit", "reflect"]:
+        return "commit" if state.get("accepted") is not None else "reflect"
+
+    def after_reflect(state: LoopState) -> Literal["propose", "__end__"]:
+        return END if state.get("stop_reason") else "propose"
+
+    graph = StateGraph(LoopState)
+    graph.add_node("baseline", baseline)
+    graph.add_node("propose", propose)
+    graph.add_node("evaluate", evaluate_node)
+    graph.add_node("decide", decide_node)
+    graph.add_node("commit", commit)
+    graph.add_node("reflect", reflect)
+    graph.add_edge(START, "baseline")
+    graph.add_conditional_edges("baseline", after_baseline)
+    graph.add_conditional_edges("propose", after_propose)
+    graph.add_edge("evaluate", "decide")
+    graph.add_conditional_edges("decide", after_decide)
+    graph.add_edge("commit", "reflect")
+    graph.add_conditional_edges("reflect", after_reflect)
+    return graph.compile(checkpointer=checkpointer)
+
+
+def _summary(record: EvalRecord) -> dict:
+    return {
+        "status": record.status,
+        "median_gbps": median_gbps(record),
+        "median_fraction_of_copy": median_fraction(record),
+        "geomean_vs_eager": record.geomean_speedup("eager"),
+        "shapes": {
+            b.shape: {"gbps": b.gbps, "fraction_of_copy": b.fraction_of_copy, "median_us": b.candidate.median_us}
+            for b in record.benchmark
+        },
+    }
+
+
+def _stop_reason(deps: Deps, state: LoopState) -> str | None:
+    c = deps.config
+    if deps.stop_requested[0]:
+        return "stopped by the user (Ctrl-C)"
+    if state["iteration"] >= c.iterations:
+        return f"reached --iterations {c.iterations}"
+    if c.time_budget_s is not None and time.time() - state.get("started", time.time()) >= c.time_budget_s:
+        return f"reached --time-budget {c.time_budget_s:.0f} s"
+    if c.target_fraction is not None:
+        fraction = median_fraction(_load(state["best_eval"]))
+        if fraction is not None and fraction >= c.target_fraction:
+            return f"reached --target {c.target_fraction:.2f} of copy bandwidth (median shape {fraction:.2f})"
+    return None
+
+
+def dump_state(state: dict) -> str:
+    return json.dumps(state, indent=1, default=str)

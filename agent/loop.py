@@ -1,0 +1,124 @@
+"""Starting, resuming and finishing a run: the glue between the CLI and the graph."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from agent.config import RunConfig
+from agent.graph import Deps, build_graph
+from agent.policies.base import Policy
+from agent.runfolder import RUNS_DIR, RunFolder, new_run_id, now
+from kernels import registry
+from kernels import target as targets
+from tools.candidate import default_candidate
+from tools.env import collect_environment
+from tools.workspace import Workspace
+
+# Each iteration is about five graph steps; LangGraph's default limit (25) would end a run early.
+RECURSION_LIMIT = 100_000
+
+
+def make_policy(config: RunConfig) -> Policy:
+    if config.policy == "search":
+        from agent.policies.search import SearchPolicy
+
+        return SearchPolicy(config.op, config.backend)
+    from agent.policies.llm import LLMPolicy
+
+    return LLMPolicy(model=config.model)
+
+
+def _kernel_file(config: RunConfig) -> Path:
+    path = Path(config.start_source) if config.start_source else default_candidate(config.op, config.backend)
+    if path is None:
+        raise ValueError("the torch backend has no kernel file to optimise; pass start_source")
+    if not path.exists():
+        raise FileNotFoundError(f"kernel file {path} does not exist")
+    return path
+
+
+def optimize(
+    config: RunConfig,
+    runs_dir: Path = RUNS_DIR,
+    policy: Policy | None = None,
+    on_iteration: Callable[[dict], None] | None = None,
+    stop_requested: list[bool] | None = None,
+    run_id: str | None = None,
+) -> dict:
+    """Run the loop from the kernel's current source; returns the final run.json."""
+    registry.spec(config.op)
+    kernel_file = _kernel_file(config)
+    run_id = run_id or new_run_id(config.op, config.backend)
+    folder = RunFolder.create(runs_dir, run_id)
+    start_source = kernel_file.read_text()
+    workspace = Workspace.create(folder.path, kernel_file, f"agent/{config.op}-{config.backend}-{run_id}", start_source)
+    environment = collect_environment(targets.select(config.target))
+    folder.update_run(
+        run_id=run_id,
+        created=now(),
+        status="running",
+        config=config.model_dump(),
+        environment=environment.model_dump(),
+        kernel_file=str(kernel_file),
+        workspace=workspace.to_dict(),
+    )
+    folder.event("run_start", run_id=run_id, op=config.op, backend=config.backend, policy=config.policy)
+    return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=True)
+
+
+def resume(
+    run_id: str,
+    runs_dir: Path = RUNS_DIR,
+    policy: Policy | None = None,
+    on_iteration: Callable[[dict], None] | None = None,
+    stop_requested: list[bool] | None = None,
+) -> dict:
+    """Continue a run that was stopped or killed, from its last checkpoint."""
+    folder = RunFolder.open(runs_dir, run_id)
+    run = folder.read_json("run.json")
+    config = RunConfig.model_validate(run["config"])
+    workspace = Workspace.from_dict(run["workspace"])
+    targets.select(config.target)
+    folder.update_run(status="running")
+    folder.event("run_resume", run_id=run_id)
+    return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=False)
+
+
+def _run(
+    folder: RunFolder,
+    config: RunConfig,
+    workspace: Workspace,
+    policy: Policy | None,
+    on_iteration: Callable[[dict], None] | None,
+    stop_requested: list[bool] | None,
+    fresh: bool,
+) -> dict:
+    deps = Deps(
+        config=config,
+        policy=policy or make_policy(config),
+        folder=folder,
+        workspace=workspace,
+        stop_requested=stop_requested if stop_requested is not None else [False],
+        on_iteration=on_iteration,
+    )
+    thread = {"configurable": {"thread_id": folder.run_id}, "recursion_limit": RECURSION_LIMIT}
+    with SqliteSaver.from_conn_string(str(folder.checkpoints)) as saver:
+        graph = build_graph(deps, saver)
+        if not fresh and not graph.get_state(thread).next:
+            final = graph.get_state(thread).values
+            folder.event("run_end", stop_reason=final.get("stop_reason"), note="already finished")
+            return folder.update_run(status="finished")
+        final = graph.invoke({} if fresh else None, thread)
+    status = "stopped" if deps.stop_requested[0] else "finished"
+    folder.event("run_end", stop_reason=final.get("stop_reason"), commits=final.get("commits", []))
+    return folder.update_run(
+        status=status,
+        stop_reason=final.get("stop_reason"),
+        iterations=final.get("iteration", 0),
+        commits=final.get("commits", []),
+        branch=workspace.branch,
+        finished=now(),
+    )

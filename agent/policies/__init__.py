@@ -1,0 +1,1 @@
+"""Proposal policies: `search` (no LLM) and `llm` (any OpenAI-compatible endpoint)."""

@@ -1,0 +1,115 @@
+"""The `search` policy: a measured walk over the kernel's SEARCH_SPACE and the design catalogue.
+
+No LLM. Each proposal is a real edit of the kernel file's CONFIG literal with a
+one-line rationale. It is guided by what was measured, not a blind grid:
+
+1. keep going in a direction that just won (the same key, one more step);
+2. try the untried neighbours of the best configuration, one key at a time,
+   skipping directions that already lost from this best;
+3. then the catalogue's known designs for this op and backend;
+4. then configurations two steps away from the best.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from agent.policies.base import Attempt, Proposal, ProposalContext, Reflection, ReflectionContext
+from agent.policies.catalogue import designs
+from agent.policies.source_edit import read_literal, replace_config
+
+
+def _key(config: dict) -> tuple:
+    return tuple(sorted(config.items()))
+
+
+def _step(space: dict, config: dict, key: str, direction: int) -> dict | None:
+    values = space[key]
+    if config[key] not in values:
+        return None
+    index = values.index(config[key]) + direction
+    if not 0 <= index < len(values):
+        return None
+    return {**config, key: values[index]}
+
+
+def _describe(before: dict, after: dict) -> str:
+    changes = [f"{k} {before[k]} -> {after[k]}" for k in after if before.get(k) != after[k]]
+    return ", ".join(changes) or "no change"
+
+
+class SearchPolicy:
+    name = "search"
+
+    def __init__(self, op: str, backend: str):
+        self._designs = designs(op, backend)
+
+    def propose(self, context: ProposalContext) -> list[Proposal]:
+        best = read_literal(context.best_source, "CONFIG")
+        space = read_literal(context.best_source, "SEARCH_SPACE")
+        tried = {_key(a.config) for a in context.attempts if a.config} | {_key(best)}
+        proposals: list[Proposal] = []
+        for config, why in self._candidates(best, space, context.attempts):
+            if _key(config) in tried or not all(config.get(k) in v for k, v in space.items() if k in config):
+                continue
+            tried.add(_key(config))
+            source = replace_config(context.best_source, config)
+            rationale = f"{_describe(best, config)}: {why}"
+            proposals.append(Proposal(source=source, rationale=rationale))
+            if len(proposals) == context.k:
+                break
+        return proposals
+
+    def _candidates(self, best: dict, space: dict, attempts: list[Attempt]):
+        keys = [k for k in space if k in best]
+        last = next((a for a in reversed(attempts) if a.outcome == "accepted" and a.config), None)
+        lost = {
+            (k, 1 if space[k].index(a.config[k]) > space[k].index(best[k]) else -1)
+            for a in attempts
+            if a.outcome != "accepted" and a.config
+            for k in keys
+            if a.config.get(k) != best[k] and a.config.get(k) in space[k] and best[k] in space[k]
+        }
+        previous = next((a for a in reversed(attempts) if a.outcome == "accepted" and a.config and a is not last), None)
+        if last and previous:
+            for k in keys:
+                if last.config.get(k) != previous.config.get(k) and previous.config.get(k) in space[k]:
+                    direction = 1 if space[k].index(last.config[k]) > space[k].index(previous.config[k]) else -1
+                    step = _step(space, best, k, direction)
+                    if step:
+                        yield step, f"{k} moved this way and won last time; one more step"
+        for k in keys:
+            for direction in (1, -1):
+                if (k, direction) in lost:
+                    continue
+                step = _step(space, best, k, direction)
+                if step:
+                    yield step, f"neighbour of the best configuration along {k}"
+        for design in self._designs:
+            yield {**best, **design.config}, f"catalogue design '{design.name}': {design.rationale}"
+        for k1, k2 in itertools.combinations(keys, 2):
+            for d1, d2 in itertools.product((1, -1), repeat=2):
+                first = _step(space, best, k1, d1)
+                second = _step(space, first, k2, d2) if first else None
+                if second:
+                    yield second, f"two steps from the best, along {k1} and {k2}"
+
+    def reflect(self, context: ReflectionContext) -> Reflection:
+        """A factual reflection from the measurements: what changed, what it gave, what comes next."""
+        lines = [
+            f"Iteration {context.iteration}: {context.rationale}.",
+            f"Outcome: {context.outcome} ({context.message}).",
+        ]
+        if context.summary:
+            lines.append(f"Measured: {context.summary}.")
+        accepted = sum(a.outcome == "accepted" for a in context.attempts)
+        failed = sum(a.outcome == "failed" for a in context.attempts)
+        lines.append(
+            f"So far {len(context.attempts)} attempts: {accepted} accepted, {failed} failed. "
+            + (
+                "Next: continue along the winning direction."
+                if context.outcome == "accepted"
+                else "Next: the other neighbours of the best, then the catalogue."
+            )
+        )
+        return Reflection(text="\n".join(lines))

@@ -1,0 +1,111 @@
+"""The run folder (DESIGN §5): everything a run produces, written as it happens.
+
+    run.json            config, environment, status, best result
+    events.jsonl        one line per event, appended and flushed each time
+    iterations/NNNN/    prompt.md, response.md, candidate.py, diff.patch, eval.json, kernel sources,
+                        profile.txt, reflection.md
+    checkpoints.sqlite  LangGraph state
+
+The UI and `agent export` need only this folder.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import secrets
+from pathlib import Path
+
+from tools.candidate import PROJECT_ROOT
+
+RUNS_DIR = PROJECT_ROOT / "runs"
+
+
+def new_run_id(op: str, backend: str) -> str:
+    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
+    return f"{stamp}-{op}-{backend}-{secrets.token_hex(2)}"
+
+
+def now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+class RunFolder:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+
+    @classmethod
+    def create(cls, root: Path, run_id: str) -> RunFolder:
+        path = Path(root) / run_id
+        try:
+            path.mkdir(parents=True, exist_ok=False)
+        except FileExistsError:
+            raise FileExistsError(f"run folder {path} already exists; pick another run id") from None
+        except OSError as err:
+            raise OSError(f"cannot create the run folder {path}: {err}") from err
+        (path / "iterations").mkdir()
+        return cls(path)
+
+    @classmethod
+    def open(cls, root: Path, run_id: str) -> RunFolder:
+        path = Path(root) / run_id
+        if not (path / "run.json").exists():
+            known = ", ".join(sorted(p.name for p in Path(root).glob("*") if (p / "run.json").exists())[-5:])
+            raise FileNotFoundError(f"no run {run_id!r} under {root}" + (f"; recent runs: {known}" if known else ""))
+        return cls(path)
+
+    @property
+    def run_id(self) -> str:
+        return self.path.name
+
+    @property
+    def checkpoints(self) -> Path:
+        return self.path / "checkpoints.sqlite"
+
+    def iteration_dir(self, iteration: int) -> Path:
+        folder = self.path / "iterations" / f"{iteration:04d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+
+    def write(self, relative: str | Path, text: str) -> Path:
+        """Write a file atomically (temp file + rename), so a crash never leaves half a file."""
+        target = self.path / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temp = target.with_name(f".{target.name}.tmp")
+        temp.write_text(text)
+        os.replace(temp, target)
+        return target
+
+    def read_json(self, relative: str) -> dict:
+        return json.loads((self.path / relative).read_text())
+
+    def update_run(self, **fields) -> dict:
+        current = self.read_json("run.json") if (self.path / "run.json").exists() else {}
+        current.update(fields)
+        current["updated"] = now()
+        self.write("run.json", json.dumps(current, indent=1) + "\n")
+        return current
+
+    def event(self, kind: str, **payload) -> None:
+        line = json.dumps({"time": now(), "event": kind, **payload})
+        with open(self.path / "events.jsonl", "a") as f:
+            f.write(line + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def events(self) -> list[dict]:
+        path = self.path / "events.jsonl"
+        if not path.exists():
+            return []
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def list_runs(root: Path = RUNS_DIR) -> list[dict]:
+    runs = []
+    for path in sorted(Path(root).glob("*/run.json")):
+        try:
+            runs.append(json.loads(path.read_text()))
+        except (OSError, json.JSONDecodeError):
+            continue
+    return runs

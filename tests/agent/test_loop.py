@@ -1,0 +1,149 @@
+"""The whole loop on the CPU with the search policy: decisions, git history, run folder, resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import git
+import pytest
+
+from agent.config import RunConfig
+from agent.loop import optimize, resume
+from agent.runfolder import RunFolder
+from tests.agent.tuned_candidates import TUNED_ROPE, WRONG_AT_TWO
+
+ROOT = Path(__file__).resolve().parents[2]
+SHAPES = ["llama3.2-1b/decode1/q"]
+
+
+def config_for(kernel: Path, **overrides) -> RunConfig:
+    values = dict(
+        op="rope",
+        backend="torch",
+        policy="search",
+        iterations=5,
+        shapes=SHAPES,
+        device="cpu",
+        start_source=str(kernel),
+        timeout_s=120,
+    )
+    values.update(overrides)
+    return RunConfig(**values)
+
+
+@pytest.fixture
+def user_repo(tmp_path: Path) -> Path:
+    """A user's checkout with the kernel committed, then edited and left uncommitted."""
+    repo_dir = tmp_path / "checkout"
+    kernel = repo_dir / "kernels" / "rope" / "tuned.py"
+    kernel.parent.mkdir(parents=True)
+    kernel.write_text(TUNED_ROPE.replace("(for the loop's tests)", "(committed)"))
+    repo = git.Repo.init(repo_dir)
+    repo.index.add(["kernels/rope/tuned.py"])
+    actor = git.Actor("user", "user@example.invalid")
+    repo.index.commit("user's commit", author=actor, committer=actor)
+    kernel.write_text(TUNED_ROPE)  # the uncommitted edit the run starts from
+    (repo_dir / "notes.txt").write_text("untracked user file\n")
+    return repo_dir
+
+
+def test_search_walks_to_the_fastest_config_and_commits_only_accepted_versions(user_repo, tmp_path):
+    repo = git.Repo(user_repo)
+    head, status = repo.head.commit.hexsha, repo.git.status("--porcelain")
+    kernel = user_repo / "kernels" / "rope" / "tuned.py"
+    rows = []
+    run = optimize(config_for(kernel), runs_dir=tmp_path / "runs", on_iteration=rows.append)
+
+    assert run["status"] == "finished"
+    folder = RunFolder(tmp_path / "runs" / run["run_id"])
+    attempts = [e for e in folder.events() if e["event"] == "decide"]
+    assert len(attempts) == run["iterations"]
+    # 4 -> 8 loses; 4 -> 2 wins; the same direction wins again down to 0.
+    best = (folder.path / "worktree" / "kernels" / "rope" / "tuned.py").read_text()
+    assert 'CONFIG = {"delay_ms": 0}' in best
+    branch = git.Repo(folder.path / "worktree")
+    messages = [c.message for c in reversed(list(branch.iter_commits(f"{head}..{run['branch']}")))]
+    assert messages[0].startswith("baseline: the working copy")
+    accepted = messages[1:]
+    assert len(accepted) == len(run["commits"]) == 3
+    assert all(m.startswith("rope[torch]: ") and f"run: {run['run_id']}" in m for m in accepted)
+    assert "x over previous" in accepted[0]
+    # The user's checkout is untouched: same HEAD, same uncommitted and untracked files.
+    assert repo.head.commit.hexsha == head
+    assert repo.git.status("--porcelain") == status
+    assert kernel.read_text() == TUNED_ROPE
+    # The run folder has every iteration's files.
+    for n in range(1, run["iterations"] + 1):
+        files = {p.name for p in folder.iteration_dir(n).iterdir()}
+        assert {"candidate.py", "diff.patch", "eval.json", "reflection.md"} <= files
+    assert [r["iteration"] for r in rows][0] == 0
+
+
+def test_a_wrong_candidate_is_rejected_and_the_walk_goes_on(tmp_path):
+    kernel = tmp_path / "wrong_at_two.py"
+    kernel.write_text(WRONG_AT_TWO)
+    run = optimize(config_for(kernel, iterations=3), runs_dir=tmp_path / "runs")
+    folder = RunFolder(tmp_path / "runs" / run["run_id"])
+    decisions = [e for e in folder.events() if e["event"] == "decide"]
+    assert decisions[1]["accepted"] is None
+    assert "failed at correctness" in decisions[1]["decisions"][0]["reason"]
+    assert run["commits"] == []  # own repository: nothing beat the start
+    assert (folder.path / "repo" / "kernel.py").exists()
+
+
+def test_a_run_killed_mid_iteration_resumes_without_losing_finished_iterations(user_repo, tmp_path):
+    kernel = user_repo / "kernels" / "rope" / "tuned.py"
+    runs = tmp_path / "runs"
+    config = config_for(kernel, iterations=5)
+    script = (
+        "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
+        f"optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id='killed')"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script, config.model_dump_json(), str(runs)],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        start_new_session=True,
+    )
+    events = runs / "killed" / "events.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:  # kill once the first version is committed and the next started
+        text = events.read_text() if events.exists() else ""
+        if '"commit"' in text and text.count('"evaluate_start"') >= 3:
+            break
+        time.sleep(0.1)
+    os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
+    folder = RunFolder(runs / "killed")
+    before = [e for e in folder.events() if e["event"] == "decide"]
+    assert before, "the run was killed before it finished an iteration"
+
+    run = resume("killed", runs_dir=runs)
+    assert run["status"] == "finished"
+    after = [e for e in folder.events() if e["event"] == "decide"]
+    assert [d["iteration"] for d in after[: len(before)]] == [d["iteration"] for d in before]
+    assert sorted({d["iteration"] for d in after}) == list(range(1, run["iterations"] + 1))
+    branch = git.Repo(folder.path / "worktree")
+    base = json.loads((folder.path / "run.json").read_text())["workspace"]["base_commit"]
+    accepted = [c for c in branch.iter_commits(f"{base}..{run['branch']}") if c.message.startswith("rope[torch]")]
+    assert len(accepted) == len(run["commits"]) == len({c.message for c in accepted})
+
+
+def test_resuming_a_finished_run_changes_nothing(tmp_path):
+    kernel = tmp_path / "k.py"
+    kernel.write_text(TUNED_ROPE)
+    run = optimize(config_for(kernel, iterations=1), runs_dir=tmp_path / "runs")
+    again = resume(run["run_id"], runs_dir=tmp_path / "runs")
+    assert again["commits"] == run["commits"] and again["status"] == "finished"
+
+
+def test_unknown_run_is_a_clear_error(tmp_path):
+    (tmp_path / "runs").mkdir()
+    with pytest.raises(FileNotFoundError, match="no run 'nope'"):
+        resume("nope", runs_dir=tmp_path / "runs")
