@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from agent.runfolder import RUNS_DIR
 from kernels.registry import BACKENDS, OPERATORS
 from kernels.target import TARGET_CHOICES
 
@@ -208,6 +209,161 @@ def cmd_ops(args) -> int:
     return 0
 
 
+def _iteration_printer(console):
+    """One table row per finished iteration, printed as it happens."""
+    from agent.graph import median_fraction, median_gbps
+
+    console.print(f"[bold]{'iter':>4}  {'outcome':<9} {'median GB/s':>11} {'% of copy':>9}  change[/bold]")
+
+    def on_iteration(row: dict) -> None:
+        record = row["record"]
+        gbps, fraction = median_gbps(record), median_fraction(record)
+        colour = {"accepted": "green", "baseline": "cyan", "failed": "red"}.get(row["outcome"], "yellow")
+        console.print(
+            f"{row['iteration']:>4}  [{colour}]{row['outcome']:<9}[/{colour}] "
+            f"{f'{gbps:.0f}' if gbps else '-':>11} {f'{100 * fraction:.0f}%' if fraction else '-':>9}  "
+            f"{row['rationale'][:90]}"
+            + (f" [dim]({row['message'][:70]})[/dim]" if row.get("message") and row["outcome"] != "accepted" else "")
+        )
+
+    return on_iteration
+
+
+def _final_summary(run: dict, runs_dir: Path, console) -> None:
+    start, best = run.get("start") or {}, run.get("best") or {}
+
+    def line(summary):
+        gbps, fraction = summary.get("median_gbps"), summary.get("median_fraction_of_copy")
+        return (f"{gbps / 1e3:.2f} TB/s" if gbps else "-") + (f", {fraction:.2f} of copy" if fraction else "")
+
+    console.rule(f"run {run['run_id']}: {run['status']}")
+    console.print(f"stopped because: {run.get('stop_reason')}")
+    console.print(f"start (median shape): {line(start)}")
+    console.print(f"best  (median shape): {line(best)} at iteration {best.get('iteration', 0)}")
+    console.print(f"commits: {len(run.get('commits', []))} on branch {run.get('branch')}")
+    console.print(f"run folder: {runs_dir / run['run_id']}")
+    console.print(f"next: agent export {run['run_id']}   |   agent adopt {run['run_id']}")
+
+
+def _stop_on_first_ctrl_c(console) -> list[bool]:
+    """First Ctrl-C: finish the current stage and stop; second: interrupt at once."""
+    import signal
+
+    flag = [False]
+
+    def handler(signum, frame):
+        if flag[0]:
+            raise KeyboardInterrupt
+        flag[0] = True
+        console.print("[yellow]stopping after the current stage (Ctrl-C again to abort)[/yellow]")
+
+    signal.signal(signal.SIGINT, handler)
+    return flag
+
+
+def _default_policy() -> str:
+    import os
+
+    return "llm" if os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY") else "search"
+
+
+def cmd_optimize(args) -> int:
+    import torch
+
+    from agent.config import RunConfig
+    from agent.loop import optimize
+
+    console = _console()
+    if not torch.cuda.is_available():
+        console.print(
+            "[red]agent optimize needs a GPU[/red]: every proposal is compiled, checked and timed on the device, "
+            "and PyTorch sees none here. Run it on a GPU host (python -m agent optimize ...)."
+        )
+        return 2
+    if args.backend == "torch":
+        raise ValueError("the torch backend is the reference, not something to optimise; pick tilelang or ninetoothed")
+    config = RunConfig(
+        op=args.op,
+        backend=args.backend,
+        policy=args.policy or _default_policy(),
+        iterations=args.iterations,
+        time_budget_s=args.time_budget,
+        target_fraction=args.target_fraction,
+        candidates=args.candidates,
+        model=args.model,
+        shapes=args.shapes,
+        dtypes=args.dtypes,
+        device="cuda",
+        target=args.target,
+        timeout_s=args.timeout,
+        start_source=args.candidate,
+    )
+    if config.policy == "llm" and not config.model:
+        raise ValueError("the llm policy needs --model (and OPENAI_BASE_URL / OPENAI_API_KEY for the endpoint)")
+    runs_dir = Path(args.runs_dir)
+    flag = _stop_on_first_ctrl_c(console)
+    run = optimize(config, runs_dir=runs_dir, on_iteration=_iteration_printer(console), stop_requested=flag)
+    _final_summary(run, runs_dir, console)
+    return 0
+
+
+def cmd_resume(args) -> int:
+    from agent.loop import resume
+
+    console = _console()
+    runs_dir = Path(args.runs_dir)
+    flag = _stop_on_first_ctrl_c(console)
+    run = resume(args.run_id, runs_dir=runs_dir, on_iteration=_iteration_printer(console), stop_requested=flag)
+    _final_summary(run, runs_dir, console)
+    return 0
+
+
+def cmd_runs(args) -> int:
+    from agent.runfolder import list_runs
+
+    runs = list_runs(Path(args.runs_dir))
+    if not runs:
+        print(f"no runs under {args.runs_dir}")
+        return 0
+    for run in runs:
+        best = run.get("best") or {}
+        fraction = best.get("median_fraction_of_copy")
+        print(
+            f"{run['run_id']:<48} {run.get('status', '?'):<9} iterations {run.get('iterations', 0):>3}  "
+            f"commits {len(run.get('commits', [])):>2}  best {f'{fraction:.2f} of copy' if fraction else '-'}"
+        )
+    return 0
+
+
+def cmd_export(args) -> int:
+    from agent.export import export
+    from agent.runfolder import RunFolder
+
+    prompts, reflection = export(RunFolder.open(Path(args.runs_dir), args.run_id), args.out)
+    print(f"wrote {prompts} and {reflection}")
+    return 0
+
+
+def cmd_adopt(args) -> int:
+    from agent.runfolder import RunFolder
+    from tools.workspace import Workspace
+
+    folder = RunFolder.open(Path(args.runs_dir), args.run_id)
+    run = folder.read_json("run.json")
+    kernel = Path(run["kernel_file"])
+    started_from = (folder.path / "iterations" / "0000" / "candidate.py").read_text()
+    if kernel.exists() and kernel.read_text() != started_from and not args.force:
+        raise RuntimeError(
+            f"{kernel} changed since the run started; adopting would overwrite your edits (use --force to do it anyway)"
+        )
+    best = Workspace.from_dict(run["workspace"]).read()
+    kernel.write_text(best)
+    print(
+        f"{kernel} now holds the best version of run {args.run_id} (iteration {run.get('best', {}).get('iteration')})"
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agent", description="Kernel workbench for Llama inference operators.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -218,6 +374,43 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--dtypes", nargs="+", default=["bf16"], choices=["bf16", "fp16", "fp32"])
         p.add_argument("--device", choices=["auto", "cuda", "cpu"], default="auto")
         p.add_argument("--timeout", type=float, default=900.0, help="seconds before the candidate is killed")
+
+    p = sub.add_parser("optimize", help="the loop: propose, evaluate, keep what wins (needs a GPU)")
+    p.add_argument("op", choices=OPERATORS)
+    p.add_argument("--backend", choices=["tilelang", "ninetoothed"], required=True)
+    p.add_argument(
+        "--policy", choices=["search", "llm"], help="default: llm if OPENAI_BASE_URL/KEY is set, else search"
+    )
+    p.add_argument("--model", help="chat model for the llm policy")
+    p.add_argument("--iterations", type=int, default=10)
+    p.add_argument("--time-budget", type=float, metavar="SECONDS", help="start no iteration after this")
+    p.add_argument("--target-fraction", type=float, metavar="F", help="stop at this fraction of copy bandwidth")
+    p.add_argument("--candidates", type=int, default=1, metavar="K", help="proposals per iteration")
+    p.add_argument("--candidate", help="kernel file to start from (default: kernels/OP/BACKEND.py)")
+    p.add_argument("--runs-dir", default=str(RUNS_DIR))
+    common(p)
+    p.set_defaults(func=cmd_optimize)
+
+    p = sub.add_parser("resume", help="continue a stopped or killed run")
+    p.add_argument("run_id")
+    p.add_argument("--runs-dir", default=str(RUNS_DIR))
+    p.set_defaults(func=cmd_resume)
+
+    p = sub.add_parser("runs", help="list runs")
+    p.add_argument("--runs-dir", default=str(RUNS_DIR))
+    p.set_defaults(func=cmd_runs)
+
+    p = sub.add_parser("export", help="write prompts.md and reflection.md for a run")
+    p.add_argument("run_id")
+    p.add_argument("--out", help="folder for the two files (default: the run folder)")
+    p.add_argument("--runs-dir", default=str(RUNS_DIR))
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("adopt", help="bring a run's best version into the working tree")
+    p.add_argument("run_id")
+    p.add_argument("--force", action="store_true", help="overwrite edits made since the run started")
+    p.add_argument("--runs-dir", default=str(RUNS_DIR))
+    p.set_defaults(func=cmd_adopt)
 
     p = sub.add_parser("eval", help="evaluate one kernel: static, compile, correctness, benchmark, profile")
     p.add_argument("op", choices=OPERATORS)

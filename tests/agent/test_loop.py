@@ -82,7 +82,7 @@ def test_search_walks_to_the_fastest_config_and_commits_only_accepted_versions(u
     for n in range(1, run["iterations"] + 1):
         files = {p.name for p in folder.iteration_dir(n).iterdir()}
         assert {"candidate.py", "diff.patch", "eval.json", "reflection.md"} <= files
-    assert [r["iteration"] for r in rows][0] == 0
+    assert rows[0]["iteration"] == 0 and rows[0]["outcome"] == "baseline"
 
 
 def test_a_wrong_candidate_is_rejected_and_the_walk_goes_on(tmp_path):
@@ -103,7 +103,7 @@ def test_a_run_killed_mid_iteration_resumes_without_losing_finished_iterations(u
     config = config_for(kernel, iterations=5)
     script = (
         "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
-        f"optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id='killed')"
+        "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id='killed')"
     )
     child = subprocess.Popen(
         [sys.executable, "-c", script, config.model_dump_json(), str(runs)],
