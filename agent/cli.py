@@ -297,6 +297,7 @@ def cmd_optimize(args) -> int:
         target=args.target,
         timeout_s=args.timeout,
         start_source=args.candidate,
+        profile=args.profile,
     )
     if config.policy == "llm" and not config.model:
         raise ValueError("the llm policy needs --model (and OPENAI_BASE_URL / OPENAI_API_KEY for the endpoint)")
@@ -387,6 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target-fraction", type=float, metavar="F", help="stop at this fraction of copy bandwidth")
     p.add_argument("--candidates", type=int, default=1, metavar="K", help="proposals per iteration")
     p.add_argument("--candidate", help="kernel file to start from (default: kernels/OP/BACKEND.py)")
+    p.add_argument("--profile", action="store_true", help="run ncu on each version; the summary feeds the prompt")
     p.add_argument("--runs-dir", default=str(RUNS_DIR))
     common(p)
     p.set_defaults(func=cmd_optimize)

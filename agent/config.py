@@ -25,5 +25,6 @@ class RunConfig(BaseModel):
     device: Literal["cuda", "cpu"] = "cuda"
     target: str = "auto"
     timeout_s: float = Field(default=900.0, description="per evaluation, before the child is killed")
+    profile: bool = Field(default=False, description="ncu per evaluation; its summary goes into the next prompt")
     baselines: list[Literal["eager", "compiled"]] = Field(default_factory=lambda: ["eager"])
     start_source: str | None = Field(default=None, description="kernel file to start from (default: the working copy)")

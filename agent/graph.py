@@ -95,6 +95,7 @@ def _evaluate(deps: Deps, candidate: Path, incumbent: str | None) -> EvalRecord:
         target=c.target,
         timeout_s=c.timeout_s,
         incumbent=incumbent,
+        profile=c.profile,
     )
 
 
