@@ -7,28 +7,16 @@ margin, and the math itself is the (correct) rotate-half RoPE.
 
 from __future__ import annotations
 
-TUNED_ROPE = '''"""A torch RoPE with a deliberate, tunable delay (for the loop's tests)."""
+from tests.tools.candidates import GOOD_ROPE
 
-import time
-
-import torch
-
-CONFIG = {"delay_ms": 4}
-
-SEARCH_SPACE = {"delay_ms": [0, 1, 2, 4, 8]}
-
-
-def rope(x, sin, cos, *, out=None):
-    time.sleep(CONFIG["delay_ms"] / 1000)
-    half = x.shape[-1] // 2
-    xf = x.float()
-    s, c = sin[None, :, None, :], cos[None, :, None, :]
-    result = torch.cat((xf[..., :half] * c - xf[..., half:] * s, xf[..., half:] * c + xf[..., :half] * s), -1)
-    if out is None:
-        return result.to(x.dtype)
-    out.copy_(result)
-    return out
-'''
+# GOOD_ROPE's math, with a CONFIG whose delay sets the speed.
+TUNED_ROPE = (
+    '"""A torch RoPE with a deliberate, tunable delay (for the loop\'s tests)."""\n\nimport time\n'
+    + GOOD_ROPE.replace(
+        "\n\ndef rope",
+        '\nCONFIG = {"delay_ms": 4}\n\nSEARCH_SPACE = {"delay_ms": [0, 1, 2, 4, 8]}\n\n\ndef rope',
+    ).replace("    half = x.shape", '    time.sleep(CONFIG["delay_ms"] / 1000)\n    half = x.shape')
+)
 
 # Wrong for delay 2: the loop must reject it and keep going.
 WRONG_AT_TWO = TUNED_ROPE.replace(
