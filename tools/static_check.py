@@ -45,7 +45,20 @@ FORBIDDEN_MODULES = frozenset(
         "tools",
     }
 )
-FORBIDDEN_NAMES = frozenset({"reference", "expected", "torch_implementation", "exec", "eval", "compile"})
+FORBIDDEN_NAMES = frozenset(
+    {
+        "reference",
+        "expected",
+        "torch_implementation",
+        "exec",
+        "eval",
+        "compile",
+        "open",
+        "globals",
+        "vars",
+        "breakpoint",
+    }
+)
 FORBIDDEN_ATTRS = frozenset(
     {
         "reference",
@@ -61,9 +74,17 @@ FORBIDDEN_ATTRS = frozenset(
         "spawn",
         "_exit",
         "kill",
+        "_getframe",  # frame introspection reaches the harness's locals
+        "f_locals",
+        "f_globals",
+        "f_back",
+        "putenv",
         "setattr",
     }
 )
+MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__"})
+# Modules whose attributes a kernel file must never assign (monkeypatching the ruler).
+PATCHABLE = frozenset({"torch", "sys", "os", "builtins", "kernels", "tools", "triton", "tilelang", "ninetoothed"})
 TORCH_NAMESPACES = ("torch", "F", "torch.nn.functional", "torch.special", "torch.linalg")
 
 
@@ -140,13 +161,20 @@ class _Visitor(ast.NodeVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if node.attr in FORBIDDEN_ATTRS:
             self.flag(node, f"uses .{node.attr} ({_dotted(node) or 'attribute'}), which a kernel file may not use")
-        if isinstance(node.ctx, ast.Store) and _dotted(node.value).split(".")[0] in {"torch", "sys", "os"}:
-            self.flag(node, f"assigns {_dotted(node)}: a kernel file may not patch torch, sys or os")
+        if isinstance(node.ctx, ast.Store) and _dotted(node.value).split(".")[0] in PATCHABLE:
+            self.flag(node, f"assigns {_dotted(node)}: a kernel file may not patch torch, sys, os or the harness")
+        self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        if isinstance(node.ctx, ast.Store) and _dotted(node.value).split(".")[0] in PATCHABLE:
+            self.flag(node, f"assigns into {_dotted(node.value)}: a kernel file may not patch torch, sys, os")
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
         name = _dotted(func)
+        if isinstance(func, ast.Attribute) and func.attr in MUTATORS and _dotted(func.value) == "os.environ":
+            self.flag(node, f"calls {name}(): a kernel file may read the environment, not change it")
         if isinstance(func, ast.Name) and func.id in {"getattr", "setattr", "__import__"}:
             self.flag(node, f"calls {func.id}(): dynamic lookups hide what the kernel calls")
         if not self.allow_torch_math and isinstance(func, ast.Attribute) and func.attr in TORCH_MATH:

@@ -75,8 +75,17 @@ def _reps_for(seconds_per_call: float) -> int:
     return int(min(MAX_REPS, max(MIN_REPS, TARGET_SECONDS / seconds_per_call)))
 
 
-def time_events(fn: Callable[[], object], flusher: L2Flusher, reps: int | None = None) -> Timing:
-    """Median / p10 / p90 of single calls, each after an L2 flush, timed with CUDA events."""
+def time_events(
+    fn: Callable[[], object],
+    flusher: L2Flusher,
+    reps: int | None = None,
+    before_each: Callable[[], object] | None = None,
+) -> Timing:
+    """Median / p10 / p90 of single calls, each after an L2 flush, timed with CUDA events.
+
+    `before_each` runs outside the timed window before every call: the evaluator uses it to
+    fill the output with fresh garbage, so every timed call must really write its output.
+    """
     for _ in range(WARMUP_CALLS):
         fn()
     torch.cuda.synchronize()
@@ -99,6 +108,8 @@ def time_events(fn: Callable[[], object], flusher: L2Flusher, reps: int | None =
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     for start, end in zip(starts, ends, strict=True):
+        if before_each is not None:
+            before_each()
         flusher.flush()  # outside the timed window, and it keeps the GPU busy while the host queues
         start.record()
         fn()
@@ -185,14 +196,21 @@ class CopyRoofline:
         return CEILING_BYTES / self.timing(device, CEILING_BYTES).median_us / 1e3
 
 
-def time_wall_alternating(fns: list[Callable[[], object]], reps: int = 9) -> list[Timing]:
-    """CPU: wall-clock timings of several functions called in turn, so load drift hits all alike."""
+def time_wall_alternating(
+    fns: list[Callable[[], object]], reps: int = 9, before_first: Callable[[], object] | None = None
+) -> list[Timing]:
+    """CPU: wall-clock timings of several functions called in turn, so load drift hits all alike.
+
+    `before_first` runs, untimed, before every call of `fns[0]` (the candidate).
+    """
     for fn in fns:
         for _ in range(WARMUP_CALLS):
             fn()
     samples: list[list[float]] = [[] for _ in fns]
     for _ in range(reps):
-        for fn, bucket in zip(fns, samples, strict=True):
+        for i, (fn, bucket) in enumerate(zip(fns, samples, strict=True)):
+            if i == 0 and before_first is not None:
+                before_first()
             start = time.perf_counter()
             fn()
             bucket.append((time.perf_counter() - start) * 1e6)

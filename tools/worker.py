@@ -230,7 +230,8 @@ class CpuBench:
             fns.append(lambda: w.incumbent(*args, out=scratch))
         if "eager" in w.request.baselines:
             fns.append(lambda: self.eager_fn(*args, out=scratch))
-        timings = iter(time_wall_alternating(fns))
+        # Fresh garbage in `out` before every timed candidate call: see GpuBench.run.
+        timings = iter(time_wall_alternating(fns, before_first=lambda: out.normal_()))
         measured = Measured(candidate=next(timings))
         measured.incumbent = next(timings) if w.incumbent is not None else None
         measured.eager = next(timings) if "eager" in w.request.baselines else None
@@ -262,7 +263,11 @@ class GpuBench:
         args = spec.make_inputs(shape.dims, dtype, seed, w.request.device)
         out = torch.full_like(args[0], float("nan"))
         scratch = torch.empty_like(out)
-        measured = Measured(candidate=time_events(lambda: w.fn(*args, out=out), self.flusher))
+        # Fresh garbage in `out` before every timed call (outside the window): a kernel that skips
+        # work once its output looks done is caught by the re-check after timing.
+        measured = Measured(
+            candidate=time_events(lambda: w.fn(*args, out=out), self.flusher, before_each=lambda: out.normal_())
+        )
         if w.incumbent is not None:
             measured.incumbent = time_events(lambda: w.incumbent(*args, out=scratch), self.flusher)
         if "eager" in w.request.baselines:

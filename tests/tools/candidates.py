@@ -32,7 +32,7 @@ def rope_with(body_before: str = "", body_after: str = "", imports: str = "") ->
 
 
 HANGS = rope_with(body_before="    while True:\n        pass\n")
-EXITS = rope_with(imports="import os", body_before='    vars(os)["_ex" + "it"](3)\n')
+EXITS = rope_with(imports="import os", body_before='    os.__dict__["_ex" + "it"](3)\n')
 SEGFAULTS = rope_with(imports="import faulthandler", body_before="    faulthandler._sigsegv()\n")
 SYNTAX_ERROR = GOOD_ROPE.replace("def rope(x, sin, cos, *, out=None):", "def rope(x, sin, cos, *, out=None)")
 # Wrong only on llama3.2-1b/decode8/q: every other named and hidden shape is right.

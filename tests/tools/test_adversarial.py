@@ -1,0 +1,41 @@
+"""Every cheating candidate is rejected, for both ops, at the right stage, with a readable reason.
+
+CPU forms of the threats in tests/tools/adversarial.py; each runs the real
+evaluator (static check here, everything else in a child process).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tools.adversarial import CHEATS, GOOD
+from tools.evaluate import evaluate
+
+SHAPES = {"rope": ["decode1", "decode8"], "rms_norm": ["decode1", "decode8"]}
+
+
+def run(tmp_path, op: str, source: str, backend: str = "torch", dtype: str = "bf16"):
+    path = tmp_path / f"{op}_candidate.py"
+    path.write_text(source)
+    return evaluate(op, backend, path, shapes=SHAPES[op], dtypes=(dtype,), device="cpu", timeout_s=120)
+
+
+@pytest.mark.parametrize("op", ["rope", "rms_norm"])
+def test_the_honest_versions_pass(tmp_path, op):
+    record = run(tmp_path, op, GOOD[op])
+    assert record.status == "ok", record.message
+
+
+@pytest.mark.parametrize("op", ["rope", "rms_norm"])
+@pytest.mark.parametrize("cheat", CHEATS, ids=[c.name for c in CHEATS])
+def test_each_cheat_is_rejected_at_its_stage(tmp_path, op, cheat):
+    record = run(tmp_path, op, cheat.source(op), cheat.backend, cheat.dtype)
+    assert record.status == "failed", f"{cheat.name} was accepted"
+    assert record.failed_stage == cheat.stage, record.message
+    assert cheat.reason in record.message, record.message
+
+
+def test_the_suite_covers_every_threat_for_both_ops():
+    stages = {c.stage for c in CHEATS}
+    assert stages == {"static", "correctness", "benchmark"}
+    assert len(CHEATS) * 2 >= 40
