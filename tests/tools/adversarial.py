@@ -149,7 +149,8 @@ CHEATS = [
         "is right only on the prompt's token counts",
         "correctness",
         "hidden/",
-        after="    if x.shape[0 if '{op}' == 'rms_norm' else 1] not in (1, 8, 32, 128, 512, 2048, 8192, 16384, 32768):\n"
+        after="    tokens = x.shape[0 if '{op}' == 'rms_norm' else 1]\n"
+        "    if tokens not in (1, 8, 32, 128, 512, 2048, 8192, 16384, 32768):\n"
         "        out.mul_(1.5)\n",
     ),
     Cheat(
