@@ -4,6 +4,7 @@ agent eval rope --backend tilelang           # one evaluation of the current ker
 agent bench rope rms_norm                    # every backend; JSON + markdown under benchmarks/results/
 agent env                                    # GPU, driver, smi output, library versions, target
 agent ops --backend tilelang                 # native or torch_fallback per operator
+agent ui                                     # review runs in the browser (Streamlit)
 """
 
 from __future__ import annotations
@@ -365,6 +366,27 @@ def cmd_adopt(args) -> int:
     return 0
 
 
+def cmd_ui(args) -> int:
+    """Start the Streamlit review app (ui/app.py) over a folder of runs, on this machine only."""
+    import os
+    import subprocess
+
+    import ui
+
+    app = Path(ui.__file__).with_name("app.py")
+    root = Path(__file__).resolve().parents[1]
+    # `python -m agent ui` works without installing: the app imports ui/ and agent/ from the project root.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+    command = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port)]
+    command += ["--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    command += ["--", "--runs", str(Path(args.runs).resolve())]
+    print(f"agent ui: http://127.0.0.1:{args.port} (runs from {Path(args.runs).resolve()}); Ctrl-C stops it")
+    try:
+        return subprocess.call(command, env=env)
+    except KeyboardInterrupt:
+        return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agent", description="Kernel workbench for Llama inference operators.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -414,6 +436,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--runs-dir", default=str(RUNS_DIR))
     p.set_defaults(func=cmd_adopt)
 
+    p = sub.add_parser("ui", help="review runs in the browser: a Streamlit app over the run folders")
+    p.add_argument("--runs", default=str(RUNS_DIR), metavar="DIR", help="folder of runs (default: runs/)")
+    p.add_argument("--port", type=int, default=8501)
+    p.set_defaults(func=cmd_ui)
+
     p = sub.add_parser("eval", help="evaluate one kernel: static, compile, correctness, benchmark, profile")
     p.add_argument("op", choices=OPERATORS)
     p.add_argument("--backend", choices=BACKENDS, required=True)
@@ -447,6 +474,6 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (ValueError, FileNotFoundError, RuntimeError) as err:
+    except (ValueError, OSError, RuntimeError) as err:
         print(f"agent: error: {err}", file=sys.stderr)
         return 2

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import git
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from agent.config import RunConfig
@@ -54,7 +56,13 @@ def optimize(
     run_id = run_id or new_run_id(config.op, config.backend)
     folder = RunFolder.create(runs_dir, run_id)
     start_source = kernel_file.read_text()
-    workspace = Workspace.create(folder.path, kernel_file, f"agent/{config.op}-{config.backend}-{run_id}", start_source)
+    try:
+        workspace = Workspace.create(
+            folder.path, kernel_file, f"agent/{config.op}-{config.backend}-{run_id}", start_source
+        )
+    except (ValueError, OSError, git.GitCommandError):
+        shutil.rmtree(folder.path, ignore_errors=True)  # no half-made run left behind
+        raise
     environment = collect_environment(targets.select(config.target))
     folder.update_run(
         run_id=run_id,

@@ -64,6 +64,10 @@ class Workspace:
     def commit(self, source: str, message: str) -> str:
         (self.worktree / self.kernel_relpath).write_text(source)
         repo = self.repo
+        # Only this run writes this worktree's index; a lock left here is from a run killed mid-commit.
+        stale_lock = Path(repo.git_dir) / "index.lock"
+        if stale_lock.exists():
+            stale_lock.unlink()
         repo.index.add([self.kernel_relpath])
         return repo.index.commit(message, author=AGENT, committer=AGENT).hexsha
 

@@ -7,7 +7,8 @@ request body it received. Script entries:
 - a `str` or `Reply`: a `chat.completion` whose message content is that text;
 - `Status(code, headers)`: an HTTP error with an OpenAI-style error body
   (e.g. 429 with `Retry-After: 0`, or 500);
-- `Stall(seconds)`: answers only after `seconds`, so a client with a shorter timeout gives up.
+- `Stall(seconds)`: answers only after `seconds`, so a client with a shorter timeout gives up;
+- `Hangup()`: starts a 200 reply, sends part of the body and closes the connection.
 
 When the script runs out it answers 500 with `x-should-retry: false`, so a test that
 asks more than it scripted fails at once instead of retrying.
@@ -44,7 +45,12 @@ class Stall:
     seconds: float
 
 
-Entry = str | Reply | Status | Stall
+@dataclass
+class Hangup:
+    """Closes the connection halfway through a reply's body."""
+
+
+Entry = str | Reply | Status | Stall | Hangup
 
 
 class FakeOpenAI:
@@ -122,6 +128,15 @@ class FakeOpenAI:
                 if isinstance(entry, Stall):
                     time.sleep(entry.seconds)
                     # By now the client has given up on this request; its retry takes the next entry.
+                    self.close_connection = True
+                    return
+                if isinstance(entry, Hangup):
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", "4096")
+                    self.end_headers()
+                    self.wfile.write(b'{"id": "chatcmpl-cut", "object": "chat.compl')
+                    self.wfile.flush()
                     self.close_connection = True
                     return
                 if entry is None:
