@@ -65,6 +65,7 @@ FORBIDDEN_ATTRS = frozenset(
         "expected",
         "torch_implementation",
         "Stream",
+        "ExternalStream",
         "stream",
         "set_stream",
         "modules",  # sys.modules

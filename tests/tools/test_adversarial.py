@@ -14,10 +14,10 @@ from tools.evaluate import evaluate
 SHAPES = {"rope": ["decode1", "decode8"], "rms_norm": ["decode1", "decode8"]}
 
 
-def run(tmp_path, op: str, source: str, backend: str = "torch", dtype: str = "bf16"):
+def run(tmp_path, op: str, source: str, backend: str = "torch", dtype: str = "bf16", device: str = "cpu"):
     path = tmp_path / f"{op}_candidate.py"
     path.write_text(source)
-    return evaluate(op, backend, path, shapes=SHAPES[op], dtypes=(dtype,), device="cpu", timeout_s=120)
+    return evaluate(op, backend, path, shapes=SHAPES[op], dtypes=(dtype,), device=device, timeout_s=300)
 
 
 @pytest.mark.parametrize("op", ["rope", "rms_norm"])
@@ -30,6 +30,20 @@ def test_the_honest_versions_pass(tmp_path, op):
 @pytest.mark.parametrize("cheat", CHEATS, ids=[c.name for c in CHEATS])
 def test_each_cheat_is_rejected_at_its_stage(tmp_path, op, cheat):
     record = run(tmp_path, op, cheat.source(op), cheat.backend, cheat.dtype)
+    assert record.status == "failed", f"{cheat.name} was accepted"
+    assert record.failed_stage == cheat.stage, record.message
+    assert cheat.reason in record.message, record.message
+
+
+RUNTIME_CHEATS = [c for c in CHEATS if c.stage != "static"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("op", ["rope", "rms_norm"])
+@pytest.mark.parametrize("cheat", RUNTIME_CHEATS, ids=[c.name for c in RUNTIME_CHEATS])
+def test_each_cheat_is_rejected_on_the_gpu(tmp_path, op, cheat):
+    """The same cheats with CUDA tensors, events, the L2 flush and the copy roofline in the loop."""
+    record = run(tmp_path, op, cheat.source(op), cheat.backend, cheat.dtype, device="cuda")
     assert record.status == "failed", f"{cheat.name} was accepted"
     assert record.failed_stage == cheat.stage, record.message
     assert cheat.reason in record.message, record.message
