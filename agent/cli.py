@@ -371,10 +371,8 @@ def cmd_ui(args) -> int:
     import os
     import subprocess
 
-    import ui
-
-    app = Path(ui.__file__).with_name("app.py")
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[1]  # ui/ sits beside agent/, in a checkout and in site-packages
+    app = root / "ui" / "app.py"
     # `python -m agent ui` works without installing: the app imports ui/ and agent/ from the project root.
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
     command = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port)]

@@ -249,7 +249,7 @@ def build_graph(deps: Deps, checkpointer=None):
         gbps = median_gbps(record)
         numbers = f"{decision['geomean_speedup']:.2f}x over previous"
         if gbps:
-            numbers += f", {gbps / 1e3:.2f} TB/s median"
+            numbers += f", {gbps / 1e3:.2f} TB/s median" if gbps >= 100 else f", {gbps:.3g} GB/s median"
         if fraction:
             numbers += f" ({fraction:.2f} of copy)"
         message = (

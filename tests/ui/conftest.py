@@ -1,0 +1,153 @@
+"""Run folders for the UI tests, made by the loop itself on the CPU (never hand-written).
+
+One session-scoped folder holds three runs of the torch RoPE with a tunable delay:
+
+- `search`: the search policy, 3 iterations (a slower neighbour rejected, then two accepted);
+- `llm`: the llm policy against a local OpenAI-speaking server, 2 iterations (accepted, then
+  a kernel wrong at head_dim 80 and 96 only, failing correctness on those hidden shapes), so
+  prompts and replies are there;
+- `running`: a run killed while its first proposal was being evaluated, as the UI sees a run
+  in progress: run.json without its end-of-run fields, an iteration without eval.json.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import openai
+import pytest
+
+from agent.config import RunConfig
+from agent.loop import optimize
+from agent.policies.llm import LLMPolicy
+from tests.agent.fake_openai import FakeOpenAI
+from tests.agent.test_loop_llm import kernel_reply
+from tests.agent.tuned_candidates import TUNED_ROPE
+
+ROOT = Path(__file__).resolve().parents[2]
+SHAPES = ["llama3.2-1b/decode1/q"]
+# The first proposal from delay 4 is the next value up: a minute per call, so its evaluation is
+# still running when the run is killed.
+SLOW_ROPE = TUNED_ROPE.replace('"delay_ms": [0, 1, 2, 4, 8]', '"delay_ms": [2, 4, 60000]')
+
+
+@dataclass(frozen=True)
+class Runs:
+    root: Path
+    search: str
+    llm: str
+    running: str
+
+
+def cpu_config(kernel: Path, **overrides) -> RunConfig:
+    values = dict(
+        op="rope",
+        backend="torch",
+        iterations=3,
+        shapes=SHAPES,
+        device="cpu",
+        start_source=str(kernel),
+        timeout_s=120,
+    )
+    values.update(overrides)
+    return RunConfig(**values)
+
+
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is `pid` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _start_run_to_kill(base: Path, runs: Path) -> subprocess.Popen:
+    kernel = base / "slow.py"
+    kernel.write_text(SLOW_ROPE)
+    script = (
+        "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
+        "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]))"
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", script, cpu_config(kernel).model_dump_json(), str(runs)],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def _kill_mid_evaluation(child: subprocess.Popen, runs: Path, known: set[str]) -> str:
+    """Wait until the child evaluates its first proposal, then kill it and its evaluation worker."""
+    deadline = time.monotonic() + 120
+    workers: list[int] = []
+    while time.monotonic() < deadline and child.poll() is None:
+        folders = [p for p in runs.iterdir() if p.name not in known]
+        log = folders[0] / "events.jsonl" if folders else None
+        if log and log.exists() and '"evaluate_start", "iteration": 1' in log.read_text():
+            workers = _children(child.pid)
+            if workers:
+                break
+        time.sleep(0.05)
+    # The loop first, so it cannot record the worker's death as a failed evaluation.
+    os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
+    for pid in workers:  # the worker runs in its own session
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    (folder,) = [p for p in runs.iterdir() if p.name not in known]
+    return folder.name
+
+
+def _llm_run(kernel: Path, root: Path) -> dict:
+    script = [
+        kernel_reply(2, "halve the delay"),
+        "Halving the delay paid off; try going lower.",
+        kernel_reply(1, "special-case odd head sizes (wrong on purpose)").replace(
+            "    out.copy_(result)\n", "    out.copy_(result * 2 if x.shape[-1] in (80, 96) else result)\n"
+        ),
+        "The special case broke head_dim 80 and 96; revert that.",
+    ]
+    with FakeOpenAI(script) as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="test", max_retries=0, timeout=10)
+        try:
+            policy = LLMPolicy(model="fake-model", client=client)
+            return optimize(cpu_config(kernel, policy="llm", model="fake-model", iterations=2), root, policy=policy)
+        finally:
+            client.close()
+
+
+@pytest.fixture(scope="session")
+def runs(tmp_path_factory) -> Runs:
+    base = tmp_path_factory.mktemp("ui-runs")
+    root = base / "runs"
+    root.mkdir()
+    kernel = base / "tuned.py"
+    kernel.write_text(TUNED_ROPE)
+    # The search run alone: its last step (2 -> 1 ms) must stand out of the noise. Side by side with
+    # another run on a 2-core machine it was once judged "within the noise".
+    searched = optimize(cpu_config(kernel), runs_dir=root)
+    # The run to kill reaches its slow evaluation (where it only sleeps) while the llm run runs here.
+    child = _start_run_to_kill(base, root)
+    try:
+        asked = _llm_run(kernel, root)
+        running = _kill_mid_evaluation(child, root, {searched["run_id"], asked["run_id"]})
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+    return Runs(root=root, search=searched["run_id"], llm=asked["run_id"], running=running)

@@ -1,0 +1,157 @@
+"""Each page of the app under Streamlit's AppTest, over run folders the loop wrote."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+from streamlit.testing.v1 import AppTest
+
+from agent.runfolder import RunFolder
+
+APP = Path(__file__).resolve().parents[2] / "ui" / "app.py"
+
+
+def open_page(root: Path, page: str | None = None, **params: str) -> AppTest:
+    """The app over `root`, on `page` (a script under ui/views/) with `params` in the query string."""
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.session_state["runs_dir"] = str(root)
+    at.run()
+    if page:
+        at.switch_page(page)  # the navigation registers the pages on the first run
+        at.query_params.update(params)
+        at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def texts(elements) -> str:
+    return "\n".join(str(e.value) for e in elements)
+
+
+def chart(at: AppTest) -> tuple[dict, list[pd.DataFrame], list[str]]:
+    """The page's one chart: its Vega-Lite spec, its data sets and the selections it reports."""
+    (element,) = at.get("vega_lite_chart")
+    frames = [pa.ipc.open_stream(d.data.data).read_all().to_pandas() for d in element.proto.datasets]
+    return json.loads(element.proto.spec), frames, list(element.proto.selection_mode)
+
+
+def test_runs_page_lists_runs_newest_first_and_filters_them(runs):
+    at = open_page(runs.root)
+    assert at.title[0].value == "Runs"
+    table = at.dataframe[0].value
+    assert list(table["run"]) == sorted([runs.search, runs.llm, runs.running], reverse=True)
+    for column in ("op", "backend", "policy", "model", "started", "iterations", "accepted", "best speedup"):
+        assert column in table.columns
+    assert {"best % of copy", "status"} <= set(table.columns)
+    row = table.set_index("run").loc[runs.search]
+    assert (row["status"], row["iterations"], row["accepted"]) == ("finished", 3, 2)
+
+    at.multiselect(key="filter_status").select("running").run()
+    assert list(at.dataframe[0].value["run"]) == [runs.running]
+    at.multiselect(key="filter_status").unselect("running").select("finished").run()
+    assert set(at.dataframe[0].value["run"]) == {runs.search, runs.llm}
+
+
+def test_runs_page_on_an_empty_folder_says_how_to_start(tmp_path):
+    at = open_page(tmp_path)
+    assert "No runs under" in texts(at.info) and "agent optimize" in texts(at.info)
+    assert not at.dataframe
+
+
+def test_picking_a_run_opens_its_page(runs):
+    at = open_page(runs.root)
+    at.selectbox(key="open_run").select(runs.llm).run()
+    assert not at.exception
+    assert at.title[0].value == "rope[torch] · llm policy"
+
+
+def test_run_page_has_chart_iterations_best_version_downloads_and_environment(runs):
+    at = open_page(runs.root, "views/run.py", run=runs.search)
+    assert at.title[0].value == "rope[torch] · search policy"
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["iterations"], metrics["accepted"]) == ("3", "2")
+
+    spec, frames, selections = chart(at)
+    assert "median GB/s" in json.dumps(spec) and "pick" in selections
+    points = next(f for f in frames if "outcome" in f.columns)
+    assert list(points["outcome"]) == ["baseline", "rejected", "accepted", "accepted"]
+    levels = next(f for f in frames if "level" in f.columns)
+    assert list(levels["level"]) == ["torch eager"]  # eager only was asked for; no copy roofline on a CPU
+    iterations, best, *_ = at.dataframe
+    assert list(iterations.value["outcome"]) == ["baseline", "rejected", "accepted", "accepted"]
+    assert "Best version: iteration 3" in texts(at.subheader)
+    assert list(best.value["shape"]) == ["llama3.2-1b/decode1/q"] and best.value["vs start"][0] > 2
+
+    labels = [b.label for b in at.download_button]
+    assert labels == ["⬇ prompts.md", "⬇ reflection.md", "⬇ results.csv"]
+    assert not any(b.proto.disabled for b in at.download_button)
+    environment = at.table[0].value
+    assert environment.loc["device", "value"] == "CPU (no GPU visible)" and "torch" in environment.index
+    assert "llama3.2-1b/decode1/q" in at.table[1].value.loc["shapes", "value"]
+
+
+def test_run_page_chart_switches_to_speedup_over_the_start(runs):
+    at = open_page(runs.root, "views/run.py", run=runs.llm)
+    at.button_group(key="metric").set_value("vs_start").run()
+    spec, frames, selections = chart(at)
+    assert "speedup over the starting kernel" in json.dumps(spec) and "pick_unmeasured" in selections
+    points = next(f for f in frames if "outcome" in f.columns)
+    failed = points.set_index("iteration").loc[2]
+    assert failed["outcome"] == "failed" and not failed["measured"] and failed["stage"] == "correctness"
+    assert points.set_index("iteration").loc[0, "value"] == 1.0
+
+
+def test_run_page_of_a_run_in_progress(runs):
+    at = open_page(runs.root, "views/run.py", run=runs.running)
+    assert "In progress" in texts(at.info) and "evaluate_start" in texts(at.info)
+    assert list(at.dataframe[0].value["outcome"]) == ["baseline", "evaluating"]
+    assert "Best version: iteration 0" in texts(at.subheader)
+
+
+def test_run_page_of_an_unknown_run_says_so(runs):
+    at = open_page(runs.root, "views/run.py", run="no-such-run")
+    assert "No run `no-such-run`" in texts(at.warning)
+
+
+def test_iteration_page_of_a_failed_candidate_shows_errors_diff_prompt_and_reply(runs):
+    at = open_page(runs.root, "views/iteration.py", run=runs.llm, iteration="2")
+    assert at.title[0].value == "Iteration 2"
+    assert "Failed at correctness." in texts(at.error)
+    assert "checks failed, on 2 of 6 (shape, dtype)" in texts(at.error)
+    assert "hidden/seq1000-d96" in texts(at.markdown) and "hidden/decode5-d80" in texts(at.markdown)
+    codes = {c.language: c.value for c in at.code}
+    assert "+    out.copy_(result * 2 if x.shape[-1] in (80, 96) else result)" in codes["diff"]
+    prompts = [c.value for c in at.code if c.language == "markdown"]
+    assert len(prompts) == 2 and "## user" in prompts[0] and "special-case odd head sizes" in prompts[1]
+    checks = next(d.value for d in at.dataframe if "max abs err" in d.value.columns)
+    assert not checks["ok"].iloc[0] and checks["ok"].iloc[-1] and len(checks) == 18
+    assert "The special case broke head_dim 80 and 96" in texts(at.markdown)
+
+
+def test_iteration_page_of_an_accepted_candidate_shows_its_commit(runs):
+    sha = RunFolder(runs.root / runs.search).read_json("run.json")["commits"][-1]
+    at = open_page(runs.root, "views/iteration.py", run=runs.search, iteration="3")
+    assert "Accepted." in texts(at.success)
+    assert sha in texts(at.markdown)
+    message = next(c.value for c in at.code if c.language == "text")
+    assert message.startswith("rope[torch]: ") and f"run: {runs.search}" in message
+    timings = next(d.value for d in at.dataframe if "best us" in d.value.columns)
+    assert list(timings["shape"]) == ["llama3.2-1b/decode1/q"] and timings["vs best"][0] > 1
+    assert "No prompt or reply: the search policy" in texts(at.caption)
+
+
+def test_iteration_page_of_a_candidate_being_evaluated(runs):
+    at = open_page(runs.root, "views/iteration.py", run=runs.running, iteration="1")
+    assert "No evaluation record yet" in texts(at.info)
+    assert '+CONFIG = {"delay_ms": 60000}' in next(c.value for c in at.code if c.language == "diff")
+
+
+def test_iteration_page_of_the_starting_kernel_shows_its_source(runs):
+    at = open_page(runs.root, "views/iteration.py", run=runs.search, iteration="0")
+    assert at.title[0].value == "Iteration 0 · starting kernel"
+    assert 'CONFIG = {"delay_ms": 4}' in next(c.value for c in at.code if c.language == "python")
+    missing = open_page(runs.root, "views/iteration.py", run=runs.search, iteration="42")
+    assert "has no iteration 42" in texts(missing.warning)

@@ -1,0 +1,151 @@
+"""The run page's chart: speed per iteration against torch eager, torch.compile and the copy roofline."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from ui.data import IterationRow
+
+COLOURS = {
+    "baseline": "#6b7280",
+    "accepted": "#16a34a",
+    "rejected": "#f59e0b",
+    "failed": "#dc2626",
+    "evaluating": "#2563eb",
+    "proposed": "#2563eb",
+}
+SHAPES = {
+    "baseline": "diamond",
+    "accepted": "circle",
+    "rejected": "circle",
+    "failed": "cross",
+    "evaluating": "triangle-up",
+    "proposed": "triangle-up",
+}
+LEVEL_COLOURS = {"torch eager": "#7c3aed", "torch.compile": "#0891b2", "copy roofline": "#111827"}
+METRICS = {
+    "gbps": "median GB/s over shapes",
+    "vs_start": "geomean speedup over the starting kernel",
+}
+
+
+def _value(row: IterationRow, metric: str) -> float | None:
+    return row.median_gbps if metric == "gbps" else row.geomean_vs_start
+
+
+def chart_frame(rows: list[IterationRow], metric: str) -> pd.DataFrame:
+    """One point per candidate; those with no speed (failed at a stage, or still running) have `measured` False."""
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {sorted(METRICS)}, not {metric!r}")
+    records = []
+    for row in rows:
+        value = _value(row, metric)
+        records.append(
+            {
+                "iteration": row.iteration,
+                "candidate": row.index + 1,
+                "outcome": row.outcome,
+                "value": value if value is not None else 0.0,
+                "measured": value is not None,
+                "speed": "-" if value is None else f"{value:.4g}",
+                "stage": row.failed_stage or "-",
+                "change": row.rationale,
+                "decision": row.reason,
+                "commit": (row.commit or "")[:10] or "-",
+            }
+        )
+    columns = ["iteration", "candidate", "outcome", "value", "measured", "speed", "stage", "change", "decision"]
+    return pd.DataFrame(records, columns=[*columns, "commit"])
+
+
+def best_so_far(rows: list[IterationRow], metric: str) -> pd.DataFrame:
+    """The kept version's speed after each iteration: a step line from the start to the last iteration."""
+    points, best = [], None
+    last = max((r.iteration for r in rows), default=0)
+    for row in rows:
+        value = _value(row, metric)
+        if row.outcome in ("baseline", "accepted") and value is not None:
+            best = value
+            points.append({"iteration": row.iteration, "value": best})
+    if points and points[-1]["iteration"] < last:
+        points.append({"iteration": last, "value": best})
+    return pd.DataFrame(points, columns=["iteration", "value"])
+
+
+def wants_log_scale(frame: pd.DataFrame, levels: dict[str, float]) -> bool:
+    """Log when the values span more than 20x: a CPU run sits far below torch eager, a GPU kernel near the copy."""
+    values = [v for v in frame.loc[frame["measured"], "value"] if v > 0] + [v for v in levels.values() if v > 0]
+    return bool(values) and max(values) / min(values) > 20
+
+
+HEIGHT = 400
+
+
+def speed_chart(
+    rows: list[IterationRow], levels: dict[str, float], metric: str = "gbps", log: bool | None = None
+) -> alt.LayerChart:
+    """Measured candidates (colour and shape by outcome), the best-so-far line and one rule per baseline.
+
+    Candidates with no speed (failed at a stage, or still running) are a faint band across the whole height
+    at their iteration, so a failure reads as neither a zero nor a gap. A click on a point or band selects it
+    (selections `pick` and `pick_unmeasured`), so the page can open that iteration.
+    """
+    frame = chart_frame(rows, metric)
+    log = wants_log_scale(frame, levels) if log is None else log
+    last = int(frame["iteration"].max()) if len(frame) else 0
+    x = alt.X(
+        "iteration:Q",
+        title="iteration",
+        axis=alt.Axis(tickMinStep=1, format="d"),
+        scale=alt.Scale(domain=[-0.5, last + 0.5], nice=False),
+    )
+    y_scale = alt.Scale(type="log") if log else alt.Scale(zero=True)
+    y = alt.Y("value:Q", title=METRICS[metric] + (" (log scale)" if log else ""), scale=y_scale)
+    outcomes = [o for o in COLOURS if o in set(frame["outcome"])] or ["baseline"]
+    colour = alt.Color(
+        "outcome:N",
+        scale=alt.Scale(domain=outcomes, range=[COLOURS[o] for o in outcomes]),
+        legend=alt.Legend(title=None, orient="top", symbolOpacity=1),
+    )
+    shape = alt.Shape("outcome:N", scale=alt.Scale(domain=outcomes, range=[SHAPES[o] for o in outcomes]), legend=None)
+    tooltip = [
+        alt.Tooltip("iteration:Q"),
+        alt.Tooltip("candidate:Q"),
+        alt.Tooltip("outcome:N"),
+        alt.Tooltip("speed:N", title=METRICS[metric]),
+        alt.Tooltip("stage:N", title="failing stage"),
+        alt.Tooltip("change:N"),
+        alt.Tooltip("decision:N"),
+        alt.Tooltip("commit:N"),
+    ]
+    measured = (
+        alt.Chart(frame)
+        .transform_filter("datum.measured")
+        .mark_point(size=150, filled=True, opacity=0.9)
+        .encode(x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
+    )
+    unmeasured = (
+        alt.Chart(frame)
+        .transform_filter("!datum.measured")
+        .mark_rule(strokeWidth=10, opacity=0.25)
+        .encode(x=x, color=colour, tooltip=tooltip)
+    )
+    layers = [
+        alt.Chart(best_so_far(rows, metric))
+        .mark_line(interpolate="step-after", color=COLOURS["accepted"], opacity=0.5, strokeWidth=2)
+        .encode(x=x, y=y),
+        # A selection per layer of points: a click on any of them names the iteration to open.
+        unmeasured.add_params(alt.selection_point(name="pick_unmeasured", fields=["iteration", "candidate"])),
+        measured.add_params(alt.selection_point(name="pick", fields=["iteration", "candidate"], on="click")),
+    ]
+    for name, value in levels.items():
+        level = pd.DataFrame([{"level": name, "value": value, "iteration": last + 0.5, "text": f"{name} {value:.4g}"}])
+        tint = LEVEL_COLOURS.get(name, "#374151")
+        layers.append(alt.Chart(level).mark_rule(strokeDash=[6, 4], color=tint).encode(y=y))
+        layers.append(
+            alt.Chart(level)
+            .mark_text(align="right", baseline="bottom", dx=-4, dy=-3, color=tint, fontSize=12)
+            .encode(x=x, y=y, text="text:N")
+        )
+    return alt.layer(*layers).properties(height=HEIGHT)

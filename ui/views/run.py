@@ -1,0 +1,230 @@
+"""Run page: speed per iteration against the baselines, the iterations, the best version per shape,
+downloads (prompts.md, reflection.md, results CSV) and the environment it was measured in."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ui import charts, common, data
+
+run_id = st.query_params.get("run", "")
+run = common.load_run(run_id)
+if run is None:
+    common.sidebar()
+    st.warning(f"No run `{run_id}` under `{common.runs_dir()}`.")
+    st.page_link(common.RUNS_PAGE, label="← All runs")
+    st.stop()
+common.sidebar(run)
+summary, config = run.summary, run.config
+
+# ------------------------------------------------------------------------------------------ header
+head, button = st.columns([6, 1], vertical_alignment="bottom")
+with head:
+    st.page_link(common.RUNS_PAGE, label="← All runs")
+    st.title(f"{run.title} · {config.get('policy') or summary.policy or '?'} policy")
+    st.caption(f"run `{run_id}` · started {common.when(summary.started)}")
+with button:
+    common.refresh_button("refresh_run")
+common.status_badge(summary.status)
+if summary.status == "running":
+    last = run.events[-1] if run.events else {}
+    st.info(
+        f"In progress, or killed without finishing: the last event is `{last.get('event', 'none')}` at "
+        f"{common.when(last.get('time'))}. Refresh to see new iterations; `agent resume {run_id}` continues a "
+        "killed run."
+    )
+elif summary.stop_reason:
+    st.caption(f"Stopped because: {summary.stop_reason}")
+
+start_gbps = data.median_gbps(run.start)
+columns = st.columns(5)
+columns[0].metric("iterations", summary.iterations)
+columns[1].metric("accepted", summary.accepted)
+columns[2].metric("start GB/s", common.number(start_gbps, ".4g"), help="median shape of the starting kernel")
+columns[3].metric(
+    "best GB/s",
+    common.number(summary.best_gbps, ".4g"),
+    help="median shape of the best version",
+    delta=f"{summary.best_speedup:.2f}x vs start" if summary.best_speedup else None,
+    delta_color="off" if not summary.best_speedup or summary.best_speedup == 1 else "normal",
+)
+columns[4].metric("best % of copy", common.number(100 * (summary.best_fraction_of_copy or 0) or None, ".0f", "%"))
+
+# ------------------------------------------------------------------------------------------ chart
+st.subheader("Speed per iteration")
+metric = st.segmented_control(
+    "y axis",
+    list(charts.METRICS),
+    default="gbps",
+    format_func=lambda m: {"gbps": "median GB/s", "vs_start": "speedup over the start"}[m],
+    key="metric",
+    label_visibility="collapsed",
+)
+metric = metric or "gbps"
+levels = data.baseline_levels(run.start, metric)
+if run.rows:
+    event = st.altair_chart(charts.speed_chart(run.rows, levels, metric), on_select="rerun", key="speed_chart")
+    st.caption(
+        "Each point is one candidate; the line is the version kept so far. Dashed rules: torch eager, "
+        "torch.compile (when measured) and a device-to-device copy of the same bytes, timed beside the starting "
+        "kernel. Hover for the change and the decision; click a point to open its iteration."
+        + ("" if "copy roofline" in levels else " No copy roofline here: it is measured on a GPU only.")
+    )
+    picked = [p for selection in (event.selection or {}).values() for p in selection] if event else []
+    if picked:
+        params = {"run": run_id, "iteration": str(int(picked[0]["iteration"]))}
+        if int(picked[0].get("candidate", 1)) > 1:
+            params["candidate"] = str(int(picked[0]["candidate"]))
+        st.switch_page(common.ITERATION_PAGE, query_params=params)
+else:
+    st.info("No iteration has been written yet.")
+
+# ------------------------------------------------------------------------------------------ iterations
+st.subheader("Iterations")
+table = pd.DataFrame(
+    [
+        {
+            "iteration": r.label,
+            "outcome": r.outcome,
+            "median GB/s": r.median_gbps,
+            "% of copy": 100 * r.median_fraction_of_copy if r.median_fraction_of_copy else None,
+            "vs best": r.geomean_vs_best,
+            "vs start": r.geomean_vs_start,
+            "vs eager": r.geomean_vs_eager,
+            "change": r.rationale,
+            "decision": r.reason,
+        }
+        for r in run.rows
+    ],
+    columns=[
+        "iteration",
+        "outcome",
+        "median GB/s",
+        "% of copy",
+        "vs best",
+        "vs start",
+        "vs eager",
+        "change",
+        "decision",
+    ],
+)
+selected = st.dataframe(
+    table,
+    hide_index=True,
+    placeholder="-",
+    width="stretch",
+    on_select="rerun",
+    selection_mode="single-row",
+    key="iterations_table",
+    column_config={
+        "median GB/s": st.column_config.NumberColumn(format="%.4g"),
+        "% of copy": st.column_config.NumberColumn(format="%.0f%%"),
+        "vs best": st.column_config.NumberColumn(format="%.2fx", help="geomean over shapes, timed in one process"),
+        "vs start": st.column_config.NumberColumn(format="%.2fx", help="geomean over shapes vs the starting kernel"),
+        "vs eager": st.column_config.NumberColumn(format="%.2fx"),
+        "change": st.column_config.TextColumn(width="medium"),
+        "decision": st.column_config.TextColumn(width="large"),
+    },
+)
+
+
+def _open(row: data.IterationRow) -> None:
+    params = {"run": run_id, "iteration": str(row.iteration)}
+    if row.index:
+        params["candidate"] = str(row.index + 1)
+    st.switch_page(common.ITERATION_PAGE, query_params=params)
+
+
+if selected and selected.selection.rows:
+    _open(run.rows[selected.selection.rows[0]])
+choice = st.selectbox(
+    "Open an iteration",
+    range(len(run.rows)),
+    index=None,
+    placeholder="pick an iteration",
+    format_func=lambda i: f"{run.rows[i].label} · {run.rows[i].outcome} · {common.short(run.rows[i].rationale, 80)}",
+    key="open_iteration",
+)
+if choice is not None:
+    _open(run.rows[choice])
+
+# ------------------------------------------------------------------------------------------ best version
+best = run.best
+st.subheader("Best version" + (f": iteration {best.label}" if best else ""))
+if best is None or run.best_record is None:
+    st.info("No version has been measured yet.")
+else:
+    params = {"run": run_id, "iteration": str(best.iteration)} | (
+        {"candidate": str(best.index + 1)} if best.index else {}
+    )
+    note = "the starting kernel" if best.iteration == 0 else f"commit {(best.commit or '')[:10]}"
+    st.page_link(common.ITERATION_PAGE, label=f"Open iteration {best.label} ({note})", query_params=params)
+    st.dataframe(
+        pd.DataFrame(data.best_shape_table(run.best_record, run.start)),
+        hide_index=True,
+        placeholder="-",
+        width="stretch",
+        column_config={
+            "median us": st.column_config.NumberColumn(format="%.2f"),
+            "GB/s": st.column_config.NumberColumn(format="%.4g"),
+            "% of copy": st.column_config.NumberColumn(format="%.0f%%"),
+            "copy GB/s": st.column_config.NumberColumn(format="%.4g"),
+            "vs start": st.column_config.NumberColumn(format="%.2fx"),
+            "vs eager": st.column_config.NumberColumn(format="%.2fx"),
+            "vs compile": st.column_config.NumberColumn(format="%.2fx"),
+        },
+    )
+
+# ------------------------------------------------------------------------------------------ downloads
+st.subheader("Downloads")
+files = common.exports(str(run.path), data.run_stamp(run.path))
+buttons = st.columns(3)
+mimes = {"prompts.md": "text/markdown", "reflection.md": "text/markdown", "results.csv": "text/csv"}
+helps = {
+    "prompts.md": "one section per proposal: model, what was asked, what changed, result, adopted (agent export)",
+    "reflection.md": "operator, environment, what helped and misled the agent, results, review checklist",
+    "results.csv": "one row per iteration x candidate x shape: errors, timings, GB/s, speedups",
+}
+for column, (name, text) in zip(buttons, files.items(), strict=True):
+    column.download_button(
+        f"⬇ {name}",
+        text or "",
+        file_name=f"{run_id}-{name}" if name == "results.csv" else name,
+        mime=mimes[name],
+        disabled=text is None,
+        help=helps[name] if text is not None else "run.json is not complete enough yet",
+        key=f"download_{name}",
+        on_click="ignore",
+    )
+
+# ------------------------------------------------------------------------------------------ environment
+st.subheader("Environment and configuration")
+left, right = st.columns(2)
+with left:
+    environment = data.environment_rows(run.run)
+    if environment:
+        st.table(pd.DataFrame(environment).set_index("item"))
+    else:
+        st.caption("run.json has no environment yet.")
+with right:
+    workspace = run.run.get("workspace") or {}
+    settings = {
+        "shapes": ", ".join(config.get("shapes") or []) or "all named shapes",
+        "dtypes": ", ".join(config.get("dtypes") or []),
+        "baselines": ", ".join(config.get("baselines") or []),
+        "device / target": f"{config.get('device', '-')} / {config.get('target', '-')}",
+        "iterations asked": config.get("iterations", "-"),
+        "candidates per iteration": config.get("candidates", "-"),
+        "model": config.get("model") or "-",
+        "kernel file": run.run.get("kernel_file", "-"),
+        "git branch": run.run.get("branch") or workspace.get("branch", "-"),
+        "commits": len(run.run.get("commits") or []) or summary.accepted,
+    }
+    st.table(
+        pd.DataFrame({"setting": list(settings), "value": [str(v) for v in settings.values()]}).set_index("setting")
+    )
+smi = (run.run.get("environment") or {}).get("smi")
+if smi:
+    with st.expander("nvidia-smi / mx-smi output"):
+        st.code(smi, language="text")

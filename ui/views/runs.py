@@ -1,0 +1,98 @@
+"""Runs page: one row per run, newest first, filtered by op, backend and status."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ui import common, data
+
+root = common.runs_dir()
+common.sidebar()
+
+head, button = st.columns([6, 1], vertical_alignment="bottom")
+head.title("Runs")
+with button:
+    common.refresh_button("refresh_runs")
+
+rows = data.list_runs(root)
+if not rows:
+    st.info(
+        f"No runs under `{root}` yet. Start one on a GPU host with "
+        "`agent optimize rope --backend tilelang`, or point the UI elsewhere with `agent ui --runs DIR`."
+    )
+    st.stop()
+
+filters = st.columns(3)
+chosen = {}
+for column, (name, label) in zip(
+    filters, (("op", "Operator"), ("backend", "Backend"), ("status", "Status")), strict=True
+):
+    options = sorted({getattr(r, name) or "-" for r in rows})
+    chosen[name] = column.multiselect(label, options, placeholder="all", key=f"filter_{name}")
+shown = [r for r in rows if all(not picked or (getattr(r, k) or "-") in picked for k, picked in chosen.items())]
+
+table = pd.DataFrame(
+    [
+        {
+            "run": r.run_id,
+            "op": r.op or "-",
+            "backend": r.backend or "-",
+            "policy": r.policy or "-",
+            "model": r.model or "-",
+            "started": common.when(r.started),
+            "iterations": r.iterations,
+            "accepted": r.accepted,
+            "best speedup": r.best_speedup,
+            "best % of copy": 100 * r.best_fraction_of_copy if r.best_fraction_of_copy else None,
+            "status": r.status,
+        }
+        for r in shown
+    ],
+    columns=[
+        "run",
+        "op",
+        "backend",
+        "policy",
+        "model",
+        "started",
+        "iterations",
+        "accepted",
+        "best speedup",
+        "best % of copy",
+        "status",
+    ],
+)
+st.caption(
+    f"{len(shown)} of {len(rows)} runs. Best speedup: the best version over the starting kernel (geomean over "
+    "shapes); % of copy: its median shape against a device-to-device copy of the same bytes. Select a row to open it."
+)
+picked = st.dataframe(
+    table,
+    hide_index=True,
+    placeholder="-",
+    width="stretch",
+    on_select="rerun",
+    selection_mode="single-row",
+    key="runs_table",
+    column_config={
+        "run": st.column_config.TextColumn("run", width="medium"),
+        "best speedup": st.column_config.NumberColumn("best speedup", format="%.2fx"),
+        "best % of copy": st.column_config.NumberColumn("best % of copy", format="%.0f%%"),
+    },
+)
+if picked and picked.selection.rows:
+    st.switch_page(common.RUN_PAGE, query_params={"run": table.iloc[picked.selection.rows[0]]["run"]})
+
+choice = st.selectbox(
+    "Open a run",
+    [r.run_id for r in shown],
+    index=None,
+    placeholder="type or pick a run id",
+    format_func=lambda run_id: next(
+        f"{r.run_id}  ·  {r.op}[{r.backend}]  ·  {r.status}" for r in shown if r.run_id == run_id
+    ),
+    key="open_run",
+)
+if choice:
+    st.switch_page(common.RUN_PAGE, query_params={"run": choice})
