@@ -34,18 +34,18 @@ class Registration:
     reason: str = ""
 
 
-def _check_op(op: str) -> None:
+def check_op(op: str) -> None:
     if op not in OPERATORS:
         raise ValueError(f"unknown operator {op!r}; known: {', '.join(OPERATORS)}")
 
 
-def _check_backend(backend: str) -> None:
+def check_backend(backend: str) -> None:
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
 
 
 def spec(op: str) -> OpSpec:
-    _check_op(op)
+    check_op(op)
     return importlib.import_module(f"kernels.{op}.spec").SPEC
 
 
@@ -71,8 +71,8 @@ def module_name(op: str, backend: str) -> str:
 
 def load_native(op: str, backend: str) -> Callable[..., torch.Tensor]:
     """The backend's own function for `op`; raises (ImportError, AttributeError) if there is none."""
-    _check_op(op)
-    _check_backend(backend)
+    check_op(op)
+    check_backend(backend)
     if backend == "torch":
         return torch_implementation(op)
     module = importlib.import_module(module_name(op, backend))
@@ -94,8 +94,8 @@ _demoted: dict[tuple[str, str], str] = {}
 
 
 def registration(op: str, backend: str) -> Registration:
-    _check_op(op)
-    _check_backend(backend)
+    check_op(op)
+    check_backend(backend)
     if (op, backend) in _demoted:
         return Registration(op, backend, "torch_fallback", _demoted[(op, backend)])
     if _needs_gpu(backend) and not torch.cuda.is_available():

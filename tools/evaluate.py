@@ -63,7 +63,7 @@ def evaluate(
     process, shape by shape, so `speedup_vs_incumbent` is a ratio from one run.
     """
     spec = registry.spec(op)
-    registry._check_backend(backend)
+    registry.check_backend(backend)
     for name in dtypes:
         if name not in DTYPES:
             raise ValueError(f"unknown dtype {name!r}; choose from {', '.join(DTYPES)}")

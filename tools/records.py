@@ -7,6 +7,7 @@ produced it, so two records can be compared knowing whether the ruler changed.
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -141,8 +142,6 @@ class EvalRecord(BaseModel):
         return next((s for s in self.stages if s.name == name), None)
 
     def geomean_speedup(self, against: Literal["eager", "compiled", "incumbent"] = "eager") -> float | None:
-        import math
-
         values = [getattr(b, f"speedup_vs_{against}") for b in self.benchmark if getattr(b, f"speedup_vs_{against}")]
         if not values:
             return None
