@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 import torch
 
-from agent.config import RunConfig
 from agent.export import export
 from agent.loop import optimize
 from agent.runfolder import RunFolder
 from tests.agent.test_cli import agent
-from tests.agent.tuned_candidates import TUNED_ROPE
+from tests.agent.tuned_candidates import TUNED_ROPE, cpu_config
 
 
 @pytest.fixture(scope="module")
@@ -18,15 +17,7 @@ def finished_run(tmp_path_factory):
     base = tmp_path_factory.mktemp("export")
     kernel = base / "tuned.py"
     kernel.write_text(TUNED_ROPE)
-    config = RunConfig(
-        op="rope",
-        backend="torch",
-        iterations=3,
-        shapes=["llama3.2-1b/decode1/q"],
-        device="cpu",
-        start_source=str(kernel),
-        timeout_s=120,
-    )
+    config = cpu_config(kernel)
     run = optimize(config, runs_dir=base / "runs")
     return base, run
 

@@ -26,7 +26,7 @@ from agent.policies.llm import LLMPolicy
 from agent.runfolder import RunFolder
 from tests.agent.fake_openai import FakeOpenAI, Hangup, Reply, Stall, Status
 from tests.agent.test_loop_llm import kernel_reply
-from tests.agent.tuned_candidates import TUNED_ROPE
+from tests.agent.tuned_candidates import TUNED_ROPE, committed_repo, cpu_config
 
 ROOT = Path(__file__).resolve().parents[2]
 KILL_TRIALS = 20
@@ -36,18 +36,7 @@ SCRIPT = (
 )
 
 
-def make_config(kernel: Path, **overrides) -> RunConfig:
-    values = dict(
-        op="rope",
-        backend="torch",
-        iterations=3,
-        shapes=["llama3.2-1b/decode1/q"],
-        device="cpu",
-        start_source=str(kernel),
-        timeout_s=120,
-    )
-    values.update(overrides)
-    return RunConfig(**values)
+make_config = cpu_config
 
 
 def start_run(config: RunConfig, runs: Path, run_id: str) -> subprocess.Popen:
@@ -78,12 +67,7 @@ def check_branch_matches_decisions(folder: RunFolder, run: dict) -> None:
 
 def test_random_sigkills_lose_no_finished_iteration(tmp_path):
     rng = random.Random(20261129)
-    kernel = tmp_path / "tuned.py"
-    kernel.write_text(TUNED_ROPE)
-    repo = git.Repo.init(tmp_path)
-    repo.index.add(["tuned.py"])
-    actor = git.Actor("user", "user@example.invalid")
-    repo.index.commit("kernel", author=actor, committer=actor)
+    _, kernel = committed_repo(tmp_path)
     runs = tmp_path / "runs"
     outcomes = {"killed before the run existed": 0, "resumed": 0}
     for trial in range(KILL_TRIALS):
@@ -159,12 +143,7 @@ def test_an_unwritable_runs_folder_is_a_clear_error_at_start(tmp_path):
 
 
 def test_a_clashing_branch_name_is_refused_and_leaves_no_half_run(tmp_path):
-    kernel = tmp_path / "tuned.py"
-    kernel.write_text(TUNED_ROPE)
-    repo = git.Repo.init(tmp_path)
-    repo.index.add(["tuned.py"])
-    actor = git.Actor("user", "user@example.invalid")
-    repo.index.commit("kernel", author=actor, committer=actor)
+    repo, kernel = committed_repo(tmp_path)
     repo.create_head("agent/rope-torch-clash")
     with pytest.raises(ValueError, match="already exists"):
         optimize(make_config(kernel), runs_dir=tmp_path / "runs", run_id="clash")
@@ -172,12 +151,7 @@ def test_a_clashing_branch_name_is_refused_and_leaves_no_half_run(tmp_path):
 
 
 def test_two_runs_on_the_same_op_at_once_do_not_interfere(tmp_path):
-    kernel = tmp_path / "tuned.py"
-    kernel.write_text(TUNED_ROPE)
-    repo = git.Repo.init(tmp_path)
-    repo.index.add(["tuned.py"])
-    actor = git.Actor("user", "user@example.invalid")
-    repo.index.commit("kernel", author=actor, committer=actor)
+    repo, kernel = committed_repo(tmp_path)
     runs = tmp_path / "runs"
     children = [start_run(make_config(kernel, iterations=2), runs, f"parallel-{i}") for i in range(2)]
     assert [child.wait(timeout=300) for child in children] == [0, 0]

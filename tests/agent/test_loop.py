@@ -16,25 +16,14 @@ import pytest
 from agent.config import RunConfig
 from agent.loop import optimize, resume
 from agent.runfolder import RunFolder
-from tests.agent.tuned_candidates import TUNED_ROPE, WRONG_AT_TWO
+from tests.agent.tuned_candidates import TUNED_ROPE, WRONG_AT_TWO, cpu_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SHAPES = ["llama3.2-1b/decode1/q"]
 
 
 def config_for(kernel: Path, **overrides) -> RunConfig:
-    values = dict(
-        op="rope",
-        backend="torch",
-        policy="search",
-        iterations=5,
-        shapes=SHAPES,
-        device="cpu",
-        start_source=str(kernel),
-        timeout_s=120,
-    )
-    values.update(overrides)
-    return RunConfig(**values)
+    return cpu_config(kernel, **{"iterations": 5, **overrides})
 
 
 @pytest.fixture

@@ -7,6 +7,11 @@ margin, and the math itself is the (correct) rotate-half RoPE.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import git
+
+from agent.config import RunConfig
 from tests.tools.candidates import GOOD_ROPE
 
 # GOOD_ROPE's math, with a CONFIG whose delay sets the speed.
@@ -22,3 +27,30 @@ TUNED_ROPE = (
 WRONG_AT_TWO = TUNED_ROPE.replace(
     "    out.copy_(result)\n", '    out.copy_(result)\n    if CONFIG["delay_ms"] == 2:\n        out.mul_(2)\n'
 )
+
+
+def cpu_config(kernel: Path, **overrides) -> RunConfig:
+    """A short CPU run of the loop on a tuned candidate: one decode shape, torch backend."""
+    values = dict(
+        op="rope",
+        backend="torch",
+        iterations=3,
+        shapes=["llama3.2-1b/decode1/q"],
+        device="cpu",
+        start_source=str(kernel),
+        timeout_s=120,
+    )
+    values.update(overrides)
+    return RunConfig(**values)
+
+
+def committed_repo(folder: Path, kernel_name: str = "tuned.py") -> tuple[git.Repo, Path]:
+    """A git repository in `folder` with TUNED_ROPE committed as `kernel_name`."""
+    kernel = folder / kernel_name
+    kernel.parent.mkdir(parents=True, exist_ok=True)
+    kernel.write_text(TUNED_ROPE)
+    repo = git.Repo.init(folder)
+    repo.index.add([kernel_name])
+    actor = git.Actor("user", "user@example.invalid")
+    repo.index.commit("kernel", author=actor, committer=actor)
+    return repo, kernel

@@ -23,15 +23,13 @@ from pathlib import Path
 import openai
 import pytest
 
-from agent.config import RunConfig
 from agent.loop import optimize
 from agent.policies.llm import LLMPolicy
 from tests.agent.fake_openai import FakeOpenAI
 from tests.agent.test_loop_llm import kernel_reply
-from tests.agent.tuned_candidates import TUNED_ROPE
+from tests.agent.tuned_candidates import TUNED_ROPE, cpu_config
 
 ROOT = Path(__file__).resolve().parents[2]
-SHAPES = ["llama3.2-1b/decode1/q"]
 # The first proposal from delay 4 is the next value up: a minute per call, so its evaluation is
 # still running when the run is killed.
 SLOW_ROPE = TUNED_ROPE.replace('"delay_ms": [0, 1, 2, 4, 8]', '"delay_ms": [2, 4, 60000]')
@@ -43,20 +41,6 @@ class Runs:
     search: str
     llm: str
     running: str
-
-
-def cpu_config(kernel: Path, **overrides) -> RunConfig:
-    values = dict(
-        op="rope",
-        backend="torch",
-        iterations=3,
-        shapes=SHAPES,
-        device="cpu",
-        start_source=str(kernel),
-        timeout_s=120,
-    )
-    values.update(overrides)
-    return RunConfig(**values)
 
 
 def _children(pid: int) -> list[int]:
