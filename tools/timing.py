@@ -197,7 +197,7 @@ class CopyRoofline:
 
 
 def time_wall_alternating(
-    fns: list[Callable[[], object]], reps: int = 9, before_first: Callable[[], object] | None = None
+    fns: list[Callable[[], object]], reps: int = 15, before_first: Callable[[], object] | None = None
 ) -> list[Timing]:
     """CPU: wall-clock timings of several functions called in turn, so load drift hits all alike.
 

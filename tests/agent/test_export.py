@@ -73,7 +73,8 @@ def test_cli_lists_exports_and_adopts(finished_run):
     assert refused.returncode == 2 and "changed since the run started" in refused.stderr
     adopted = agent("adopt", run["run_id"], "--runs-dir", runs, "--force")
     assert adopted.returncode == 0, adopted.stderr
-    assert 'CONFIG = {"delay_ms": 1}' in kernel.read_text()
+    best = RunFolder(base / "runs" / run["run_id"]).path / "repo" / "kernel.py"  # the run's own repository
+    assert kernel.read_text() == best.read_text()
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks what happens without a GPU")

@@ -15,6 +15,7 @@ import pytest
 
 from agent.config import RunConfig
 from agent.loop import optimize, resume
+from agent.policies.source_edit import read_literal
 from agent.runfolder import RunFolder
 from tests.agent.tuned_candidates import TUNED_ROPE, WRONG_AT_TWO, cpu_config
 
@@ -53,16 +54,22 @@ def test_search_walks_to_the_fastest_config_and_commits_only_accepted_versions(u
     folder = RunFolder(tmp_path / "runs" / run["run_id"])
     attempts = [e for e in folder.events() if e["event"] == "decide"]
     assert len(attempts) == run["iterations"]
-    # 4 -> 8 loses; 4 -> 2 wins; the same direction wins again down to 0.
-    best = (folder.path / "worktree" / "kernels" / "rope" / "tuned.py").read_text()
-    assert 'CONFIG = {"delay_ms": 0}' in best
+    # 4 -> 8 loses; 4 -> 2 wins; the same direction usually wins again (how far depends on the
+    # machine's load, so the test asks only that every accepted step made the delay smaller).
+    decisions = [e for e in attempts if e["accepted"] is not None]
+    assert attempts[0]["accepted"] is None and decisions
     branch = git.Repo(folder.path / "worktree")
-    messages = [c.message for c in reversed(list(branch.iter_commits(f"{head}..{run['branch']}")))]
-    assert messages[0].startswith("baseline: the working copy")
-    accepted = messages[1:]
-    assert len(accepted) == len(run["commits"]) == 3
-    assert all(m.startswith("rope[torch]: ") and f"run: {run['run_id']}" in m for m in accepted)
-    assert "x over previous" in accepted[0]
+    commits = list(reversed(list(branch.iter_commits(f"{head}..{run['branch']}"))))
+    assert commits[0].message.startswith("baseline: the working copy")
+    accepted = commits[1:]
+    assert len(accepted) == len(run["commits"]) == len(decisions)
+    assert all(c.message.startswith("rope[torch]: ") and f"run: {run['run_id']}" in c.message for c in accepted)
+    assert "x over previous" in accepted[0].message
+    delays = [
+        read_literal(c.tree["kernels/rope/tuned.py"].data_stream.read().decode(), "CONFIG")["delay_ms"]
+        for c in accepted
+    ]
+    assert delays == sorted(delays, reverse=True) and len(set(delays)) == len(delays) and delays[0] < 4
     # The user's checkout is untouched: same HEAD, same uncommitted and untracked files.
     assert repo.head.commit.hexsha == head
     assert repo.git.status("--porcelain") == status
