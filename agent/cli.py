@@ -1,9 +1,11 @@
-"""The `agent` command line: eval, bench, env, ops.
+"""The `agent` command line: eval, bench, env, ops, infer, compare.
 
 agent eval rope --backend tilelang           # one evaluation of the current kernel, as a table
 agent bench rope rms_norm                    # every backend; JSON + markdown under benchmarks/results/
 agent env                                    # GPU, driver, smi output, library versions, target
 agent ops --backend tilelang                 # native or torch_fallback per operator
+agent infer --backend tilelang --json b.json # Llama-3 greedy generation: prefill and decode tokens/s
+agent compare a.json b.json                  # speedup of B over A, refused unless the runs match
 agent ui                                     # review runs in the browser (Streamlit)
 """
 
@@ -207,6 +209,42 @@ def cmd_ops(args) -> int:
     for op in OPERATORS:
         reg = registry.registration(op, args.backend)
         print(f"{op:<10} {reg.status:<15} {reg.reason}")
+    return 0
+
+
+def cmd_infer(args) -> int:
+    from tools.llama.infer import format_record, run_inference, write_record
+
+    record = run_inference(
+        args.backend,
+        model_path=args.model,
+        prompt=args.prompt,
+        prompt_len=args.prompt_len,
+        max_new_tokens=args.max_new_tokens,
+        warmup=args.warmup,
+        iters=args.iters,
+        seed=args.seed,
+        device=args.device,
+        dtype=args.dtype,
+    )
+    print(format_record(record))
+    if args.json:
+        write_record(record, args.json)
+        print(f"wrote {args.json}")
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from tools.llama.infer import compare, format_comparison, read_record
+
+    a, b = read_record(args.a), read_record(args.b)
+    result = compare(a, b)
+    if result.refused:
+        print("agent compare: refusing to compare these runs:", file=sys.stderr)
+        for reason in result.refused:
+            print(f"  - {reason}", file=sys.stderr)
+        return 2
+    print(format_comparison(a, b, result))
     return 0
 
 
@@ -465,6 +503,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=BACKENDS, required=True)
     p.add_argument("--target", choices=TARGET_CHOICES, default="auto")
     p.set_defaults(func=cmd_ops)
+
+    p = sub.add_parser("infer", help="Llama-3 greedy generation through a backend's ops; prefill and decode tokens/s")
+    p.add_argument("--backend", choices=BACKENDS, required=True)
+    p.add_argument("--model", metavar="PATH", help="local Hugging Face Llama directory (default: random Llama-3.2-1B)")
+    prompt = p.add_mutually_exclusive_group()
+    prompt.add_argument("--prompt", metavar="TEXT", help="text prompt (needs tokenizer.json in --model)")
+    prompt.add_argument("--prompt-len", type=int, metavar="N", help="N seeded random token ids (default 128)")
+    p.add_argument("--max-new-tokens", type=int, default=32, metavar="N")
+    p.add_argument("--warmup", type=int, default=1, metavar="N", help="untimed generations first")
+    p.add_argument("--iters", type=int, default=3, metavar="N", help="timed generations; the median is reported")
+    p.add_argument("--seed", type=int, default=0, help="random weights and prompt ids")
+    p.add_argument("--device", choices=["cpu", "cuda"], help="default: cuda if PyTorch sees a GPU, else cpu")
+    p.add_argument("--dtype", choices=["bf16", "fp16", "fp32"], default="bf16")
+    p.add_argument("--json", metavar="PATH", help="write the record as JSON (input to agent compare)")
+    p.set_defaults(func=cmd_infer)
+
+    p = sub.add_parser("compare", help="prefill/decode speedup of B over A from two `agent infer --json` records")
+    p.add_argument("a", metavar="A.json")
+    p.add_argument("b", metavar="B.json")
+    p.set_defaults(func=cmd_compare)
     return parser
 
 

@@ -1,0 +1,227 @@
+"""tools/llama: the Llama-3 forward against transformers, the KV cache, fallback backends, `agent infer/compare`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+import torch
+from safetensors.torch import save_file
+
+from kernels.registry import registered_operators
+from tools.llama.infer import run_inference
+from tools.llama.load import load_directory, random_model, random_weights
+from tools.llama.model import KVCache, LlamaConfig, generate, generate_without_cache
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Small enough for milliseconds per forward; grouped KV heads (4 q, 2 kv) and llama3 rope scaling
+# with an original context short enough (16) that the scaling changes the tables of a 40-token prompt.
+TINY = {
+    "model_type": "llama",
+    "vocab_size": 128,
+    "hidden_size": 64,
+    "intermediate_size": 128,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "head_dim": 16,
+    "hidden_act": "silu",
+    "rms_norm_eps": 1e-5,
+    "rope_theta": 10000.0,
+    "rope_scaling": {
+        "rope_type": "llama3",
+        "factor": 8.0,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 16,
+    },
+    "max_position_embeddings": 256,
+    "tie_word_embeddings": False,
+}
+
+
+def _quiet(fn, *args, **kwargs):
+    """Call fn with the registry's fallback warnings silenced (they are expected on a CPU host)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return fn(*args, **kwargs)
+
+
+def _tiny_model(backend: str = "torch", seed: int = 0):
+    return _quiet(random_model, seed, backend, "cpu", torch.float32, hf_config=TINY)
+
+
+@pytest.fixture(scope="module")
+def tiny_dir(tmp_path_factory) -> Path:
+    """A Hugging Face-format directory written without transformers: config.json + model.safetensors."""
+    folder = tmp_path_factory.mktemp("tiny-llama")
+    (folder / "config.json").write_text(json.dumps(TINY))
+    config = LlamaConfig.from_hf(TINY)
+    # Larger than the 0.02 init so the greedy tokens vary from step to step instead of repeating.
+    weights = {name: t * 5 for name, t in random_weights(config, 0, "cpu", torch.float32).items()}
+    save_file(weights, str(folder / "model.safetensors"))
+    return folder
+
+
+@pytest.mark.parametrize("tied", [False, True], ids=["separate-head", "tied-head"])
+def test_logits_match_transformers_llama(tmp_path, tied):
+    transformers = pytest.importorskip("transformers")
+    torch.manual_seed(0)
+    hf_config = transformers.LlamaConfig(**{**TINY, "tie_word_embeddings": tied})
+    hf = transformers.LlamaForCausalLM(hf_config).eval()
+    with torch.no_grad():
+        # Weights well away from the init scale so every layer (and the rope scaling) moves the logits.
+        for name, param in hf.named_parameters():
+            if name.endswith("norm.weight"):
+                param.copy_(1 + 0.1 * torch.randn_like(param))
+            else:
+                param.normal_(0, 0.1)
+    hf.save_pretrained(tmp_path, safe_serialization=True)
+    model = load_directory(tmp_path, "torch", "cpu", torch.float32)
+    assert model.config.rope_scaling is not None and model.config.tie_word_embeddings is tied
+
+    ids = torch.randint(0, TINY["vocab_size"], (2, 40))
+    with torch.no_grad():
+        expected = hf(ids).logits
+    torch.testing.assert_close(model(ids), expected, atol=1e-4, rtol=1e-4)
+
+
+def test_kv_cache_decoding_gives_the_tokens_of_full_recomputation():
+    model = _tiny_model()
+    prompt = torch.randint(0, TINY["vocab_size"], (1, 12), generator=torch.Generator().manual_seed(1))
+    cached = generate(model, prompt, max_new_tokens=12).tokens
+    assert cached == generate_without_cache(model, prompt, 12)
+    assert len(set(cached[0])) > 1, "degenerate model: every step picks the same token"
+
+
+def test_chunk_after_a_cached_prefix_matches_one_prefill():
+    # The third attention path: several new tokens after a prefix need a causal mask offset by the prefix.
+    model = _tiny_model()
+    ids = torch.randint(0, TINY["vocab_size"], (2, 20), generator=torch.Generator().manual_seed(2))
+    cache = KVCache.empty(model.config, 2, 20, torch.float32, torch.device("cpu"))
+    model(ids[:, :13], cache)
+    torch.testing.assert_close(model(ids[:, 13:], cache), model(ids)[:, 13:], atol=1e-5, rtol=1e-5)
+
+
+def _all_fallback_backend() -> str:
+    for backend in ("tilelang", "ninetoothed"):
+        if set(registered_operators(backend).values()) == {"torch_fallback"}:
+            return backend
+    pytest.skip("every non-torch backend has a native op here (GPU host)")
+
+
+def test_a_backend_that_falls_back_gives_the_tokens_of_the_torch_backend():
+    backend = _all_fallback_backend()
+    prompt = torch.randint(0, TINY["vocab_size"], (1, 10), generator=torch.Generator().manual_seed(3))
+    with pytest.warns(RuntimeWarning, match="falls back to torch"):
+        fallback = random_model(0, backend, "cpu", torch.float32, hf_config=TINY)
+    assert generate(fallback, prompt, 8).tokens == generate(_tiny_model(), prompt, 8).tokens
+
+
+def test_text_prompt_without_a_tokenizer_says_what_is_missing(tiny_dir):
+    with pytest.raises(FileNotFoundError, match=r"tokenizer\.json.*--prompt-len"):
+        _quiet(run_inference, "torch", model_path=str(tiny_dir), prompt="hello", device="cpu", dtype="fp32")
+
+
+def test_text_prompt_goes_through_the_model_directorys_tokenizer(tiny_dir, tmp_path):
+    tokenizers = pytest.importorskip("tokenizers")
+    words = {f"w{i}": i for i in range(TINY["vocab_size"])}
+    tokenizer = tokenizers.Tokenizer(tokenizers.models.WordLevel(words, unk_token="w0"))
+    tokenizer.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    for name in ("config.json", "model.safetensors"):
+        (tmp_path / name).write_bytes((tiny_dir / name).read_bytes())
+    tokenizer.save(str(tmp_path / "tokenizer.json"))
+    record = _quiet(
+        run_inference,
+        "torch",
+        model_path=str(tmp_path),
+        prompt="w5 w7 w9",
+        max_new_tokens=3,
+        warmup=0,
+        iters=1,
+        device="cpu",
+        dtype="fp32",
+    )
+    assert record.prompt_ids == [5, 7, 9] and record.prompt_len == 3
+    assert record.generated_text == " ".join(f"w{i}" for i in record.generated_ids)
+
+
+def agent(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "agent", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.fixture(scope="module")
+def infer_records(tiny_dir, tmp_path_factory) -> tuple[Path, Path]:
+    """`agent infer --json` for the torch backend (A) and an all-fallback backend (B), same model and seed."""
+    out = tmp_path_factory.mktemp("records")
+    paths = []
+    for backend in ("torch", _all_fallback_backend()):
+        path = out / f"{backend}.json"
+        done = agent(
+            "infer",
+            "--backend",
+            backend,
+            "--model",
+            str(tiny_dir),
+            "--prompt-len",
+            "8",
+            "--max-new-tokens",
+            "5",
+            "--warmup",
+            "0",
+            "--iters",
+            "2",
+            "--device",
+            "cpu",
+            "--dtype",
+            "fp32",
+            "--json",
+            str(path),
+        )
+        assert done.returncode == 0, done.stderr
+        assert "prefill" in done.stdout and "decode" in done.stdout
+        paths.append(path)
+    return paths[0], paths[1]
+
+
+def test_infer_records_what_a_comparison_needs(infer_records):
+    record = json.loads(infer_records[1].read_text())
+    assert set(record["operators"].values()) == {"torch_fallback"}
+    assert record["prompt_len"] == 8 and len(record["generated_ids"]) == 5
+    assert record["seed"] == 0 and record["dtype"] == "fp32" and record["device"] == "cpu"
+    assert record["prefill_tokens_per_s"] > 0 and record["decode_tokens_per_s"] > 0
+    assert record["versions"]["torch"] != "not installed" and record["target"]
+
+
+def test_compare_reports_speedups_of_a_matching_pair(infer_records):
+    done = agent("compare", *map(str, infer_records))
+    assert done.returncode == 0, done.stderr
+    assert "B vs A" in done.stdout and "native: rope, rms_norm" in done.stdout
+    assert "none (all torch fallback)" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("field", "change", "reason"),
+    [
+        ("generated_ids", lambda ids: [*ids[:-1], (ids[-1] + 1) % TINY["vocab_size"]], "generated token ids differ"),
+        ("seed", lambda seed: seed + 1, "seed differs"),
+    ],
+    ids=["tokens", "seed"],
+)
+def test_compare_refuses_runs_that_differ(infer_records, tmp_path, field, change, reason):
+    record = json.loads(infer_records[1].read_text())
+    record[field] = change(record[field])
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(record))
+    done = agent("compare", str(infer_records[0]), str(other))
+    assert done.returncode == 2
+    assert reason in done.stderr and "refusing" in done.stderr

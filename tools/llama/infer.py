@@ -1,0 +1,242 @@
+"""`agent infer`: greedy generation timed in two phases; `agent compare`: the speedup of one run over another.
+
+A record says which operators ran natively, the tokens generated and everything a second
+record must share before their times may be compared: model, seed, lengths, device, dtype,
+target and library versions. Two backends that produce different tokens are not compared:
+a faster wrong kernel is not a speedup.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+
+DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+
+# What two records must agree on before `compare` divides their times.
+MATCH_FIELDS = ("model", "seed", "prompt_len", "max_new_tokens", "device", "dtype", "target", "versions", "prompt_ids")
+
+
+@dataclass
+class InferenceRecord:
+    """One `agent infer` run; the JSON written by --json."""
+
+    backend: str
+    operators: dict[str, str]
+    """registered_operators(backend): native or torch_fallback per op."""
+    model: str
+    """the directory, or 'random Llama-3.2-1B config, seed S'."""
+    seed: int
+    prompt_len: int
+    max_new_tokens: int
+    device: str
+    dtype: str
+    target: str
+    versions: dict[str, str]
+    prompt_ids: list[int]
+    generated_ids: list[int]
+    prefill_tokens_per_s: float
+    """prompt_len / median prefill time (the first token's argmax included)."""
+    decode_tokens_per_s: float | None
+    """(max_new_tokens - 1) / median decode time; None when max_new_tokens is 1."""
+    prefill_s: list[float] = field(default_factory=list)
+    decode_s: list[float] = field(default_factory=list)
+    warmup: int = 0
+    iters: int = 0
+    generated_text: str | None = None
+    environment: dict[str, Any] = field(default_factory=dict)
+
+
+def _resolve_device(device: str | None) -> str:
+    if device in (None, "auto"):
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cuda" and not torch.cuda.is_available():
+        raise RuntimeError("--device cuda asked for, but PyTorch sees no GPU; use --device cpu")
+    return device
+
+
+def run_inference(
+    backend: str,
+    model_path: str | None = None,
+    prompt: str | None = None,
+    prompt_len: int | None = None,
+    max_new_tokens: int = 32,
+    warmup: int = 1,
+    iters: int = 3,
+    seed: int = 0,
+    device: str | None = None,
+    dtype: str = "bf16",
+) -> InferenceRecord:
+    """Load (or build) the model, generate `iters` times after `warmup`, and time prefill and decode."""
+    from kernels.registry import check_backend, registered_operators
+    from tools.env import collect_environment
+    from tools.llama.load import load_directory, load_tokenizer, random_model
+    from tools.llama.model import generate
+
+    check_backend(backend)
+    if dtype not in DTYPES:
+        raise ValueError(f"dtype must be one of {', '.join(DTYPES)}; got {dtype!r}")
+    if iters < 1 or warmup < 0:
+        raise ValueError(f"need iters >= 1 and warmup >= 0; got iters {iters}, warmup {warmup}")
+    if prompt is not None and prompt_len is not None:
+        raise ValueError("give --prompt or --prompt-len, not both")
+    device = _resolve_device(device)
+    torch_dtype = DTYPES[dtype]
+
+    if model_path:
+        model = load_directory(model_path, backend, device, torch_dtype)
+        model_name = str(Path(model_path).resolve())
+    else:
+        model = random_model(seed, backend, device, torch_dtype)
+        model_name = f"random Llama-3.2-1B config, seed {seed}"
+
+    tokenizer = None
+    if prompt is not None:
+        if not model_path:
+            raise ValueError("--prompt needs a tokenizer, and the random model has none; use --prompt-len")
+        tokenizer = load_tokenizer(model_path)
+        ids = tokenizer.encode(prompt).ids
+        if not ids:
+            raise ValueError("the prompt encodes to no tokens")
+    else:
+        n = 128 if prompt_len is None else prompt_len
+        if n < 1:
+            raise ValueError(f"--prompt-len must be at least 1; got {n}")
+        # Its own generator: the prompt does not depend on how many numbers the weights consumed.
+        gen = torch.Generator().manual_seed(seed + 1)
+        ids = torch.randint(0, model.config.vocab_size, (n,), generator=gen).tolist()
+    if len(ids) + max_new_tokens > model.config.max_position_embeddings:
+        raise ValueError(f"{len(ids)} + {max_new_tokens} tokens exceed max_position_embeddings")
+
+    prompt_ids = torch.tensor([ids], dtype=torch.long, device=device)
+    for _ in range(warmup):
+        generate(model, prompt_ids, max_new_tokens)
+    runs = [generate(model, prompt_ids, max_new_tokens) for _ in range(iters)]
+    tokens = runs[0].tokens[0]
+    if any(run.tokens[0] != tokens for run in runs):
+        raise RuntimeError("greedy decoding gave different tokens across iterations: a kernel is not deterministic")
+
+    prefill = [run.prefill_s for run in runs]
+    decode = [run.decode_s for run in runs]
+    steps = max_new_tokens - 1
+    env = collect_environment()
+    return InferenceRecord(
+        backend=backend,
+        operators=dict(registered_operators(backend)),
+        model=model_name,
+        seed=seed,
+        prompt_len=len(ids),
+        max_new_tokens=max_new_tokens,
+        device=device,
+        dtype=dtype,
+        target=env.target,
+        versions=env.versions,
+        prompt_ids=ids,
+        generated_ids=tokens,
+        prefill_tokens_per_s=len(ids) / statistics.median(prefill),
+        decode_tokens_per_s=steps / statistics.median(decode) if steps else None,
+        prefill_s=prefill,
+        decode_s=decode,
+        warmup=warmup,
+        iters=iters,
+        generated_text=tokenizer.decode(tokens) if tokenizer else None,
+        environment=env.model_dump(),
+    )
+
+
+def format_record(record: InferenceRecord) -> str:
+    decode = f"{record.decode_tokens_per_s:,.1f} tokens/s" if record.decode_tokens_per_s else "- (one new token)"
+    lines = [
+        f"backend     {record.backend}",
+        "operators   " + ", ".join(f"{op} {status}" for op, status in record.operators.items()),
+        f"model       {record.model}",
+        f"seed        {record.seed}",
+        f"lengths     prompt {record.prompt_len}, new {record.max_new_tokens}",
+        f"device      {record.device} ({record.environment.get('device') or 'CPU'}), {record.dtype}, "
+        f"target {record.target}",
+        f"prefill     {record.prefill_tokens_per_s:,.1f} tokens/s "
+        f"(median of {record.iters} after {record.warmup} warmup)",
+        f"decode      {decode}",
+        f"generated   {record.generated_ids}",
+    ]
+    if record.generated_text is not None:
+        lines.append(f"text        {record.generated_text!r}")
+    lines += [f"{'versions':<12}" + ", ".join(f"{k} {v}" for k, v in record.versions.items())]
+    return "\n".join(lines)
+
+
+def write_record(record: InferenceRecord, path: str | Path) -> None:
+    Path(path).write_text(json.dumps(asdict(record), indent=2) + "\n")
+
+
+def read_record(path: str | Path) -> dict[str, Any]:
+    try:
+        data = json.loads(Path(path).read_text())
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path} is not JSON: {err}") from err
+    missing = [key for key in (*MATCH_FIELDS, "generated_ids", "operators", "backend") if key not in data]
+    if missing:
+        raise ValueError(f"{path} is not an `agent infer --json` record (lacks {', '.join(missing)})")
+    return data
+
+
+@dataclass
+class Comparison:
+    """The outcome of `compare`: either refused with the reasons, or the speedups of B over A."""
+
+    refused: list[str]
+    prefill_speedup: float | None = None
+    decode_speedup: float | None = None
+
+
+def compare(a: dict[str, Any], b: dict[str, Any]) -> Comparison:
+    """Speedup of B over A (>1: B faster), refused unless both ran the same thing and produced the same tokens."""
+    refused = [
+        f"{key} differs: A {a[key]!r} vs B {b[key]!r}" if key != "versions" else _version_difference(a[key], b[key])
+        for key in MATCH_FIELDS
+        if a[key] != b[key]
+    ]
+    if a["generated_ids"] != b["generated_ids"]:
+        first = next(
+            (i for i, (x, y) in enumerate(zip(a["generated_ids"], b["generated_ids"], strict=False)) if x != y),
+            min(len(a["generated_ids"]), len(b["generated_ids"])),
+        )
+        refused.append(f"generated token ids differ from position {first} on: a backend computes something else")
+    if refused:
+        return Comparison(refused)
+    decode = None
+    if a["decode_tokens_per_s"] and b["decode_tokens_per_s"]:
+        decode = b["decode_tokens_per_s"] / a["decode_tokens_per_s"]
+    return Comparison([], b["prefill_tokens_per_s"] / a["prefill_tokens_per_s"], decode)
+
+
+def _version_difference(a: dict[str, str], b: dict[str, str]) -> str:
+    diffs = [f"{k} {a.get(k)} vs {b.get(k)}" for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    return "library versions differ: " + ", ".join(diffs)
+
+
+def format_comparison(a: dict[str, Any], b: dict[str, Any], result: Comparison) -> str:
+    def natives(record: dict[str, Any]) -> str:
+        names = [op for op, status in record["operators"].items() if status == "native"]
+        return ", ".join(names) or "none (all torch fallback)"
+
+    def speedup(value: float | None) -> str:
+        return f"{value:.3f}x" if value is not None else "-"
+
+    return "\n".join(
+        [
+            f"A  {a['backend']:<12} native: {natives(a)}",
+            f"B  {b['backend']:<12} native: {natives(b)}",
+            "same model, seed, lengths, device, dtype, target, versions and "
+            f"{len(a['generated_ids'])} generated tokens",
+            f"prefill  {a['prefill_tokens_per_s']:,.1f} -> {b['prefill_tokens_per_s']:,.1f} tokens/s, "
+            f"B vs A {speedup(result.prefill_speedup)}",
+            f"decode   {a['decode_tokens_per_s'] or 0:,.1f} -> {b['decode_tokens_per_s'] or 0:,.1f} tokens/s, "
+            f"B vs A {speedup(result.decode_speedup)}",
+        ]
+    )

@@ -1,0 +1,300 @@
+"""Llama-3 forward in plain torch, with RMSNorm and RoPE taken from `kernels.registry.operator`.
+
+Only the two registered operators go through the registry, so a backend's native kernels run
+inside a real model and everything else (projections, attention, SwiGLU) is the same torch code
+for every backend: a speed or token difference between two backends comes from those kernels.
+Attention is `scaled_dot_product_attention` with the KV heads repeated to the query heads, as
+Hugging Face's `repeat_kv` does. Weights keep Hugging Face's names (`model.layers.0.mlp.up_proj.weight`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+
+from kernels.registry import operator
+
+
+@dataclass(frozen=True)
+class LlamaConfig:
+    """The fields of a Hugging Face `config.json` that the forward pass needs."""
+
+    vocab_size: int
+    hidden_size: int
+    intermediate_size: int
+    num_layers: int
+    num_heads: int
+    num_kv_heads: int
+    head_dim: int
+    rms_eps: float = 1e-5
+    rope_theta: float = 500000.0
+    rope_scaling: dict[str, Any] | None = None
+    tie_word_embeddings: bool = False
+    max_position_embeddings: int = 131072
+
+    @classmethod
+    def from_hf(cls, config: Mapping[str, Any]) -> LlamaConfig:
+        """From a parsed `config.json`; transformers < 5 writes rope_theta/rope_scaling, >= 5 rope_parameters."""
+        if config.get("model_type", "llama") != "llama":
+            raise ValueError(f"expected a Llama config (model_type 'llama'); got {config.get('model_type')!r}")
+        if config.get("attention_bias") or config.get("mlp_bias"):
+            raise ValueError("attention_bias / mlp_bias are not supported: Llama-3 checkpoints have no biases")
+        if config.get("hidden_act", "silu") != "silu":
+            raise ValueError(f"only the SwiGLU (silu) MLP is supported; got hidden_act {config['hidden_act']!r}")
+        params = dict(config.get("rope_parameters") or {})
+        scaling = config.get("rope_scaling") or params
+        theta = config.get("rope_theta", params.get("rope_theta", 500000.0))
+        rope_type = (scaling or {}).get("rope_type", (scaling or {}).get("type", "default"))
+        if rope_type not in ("default", "llama3"):
+            raise ValueError(f"rope_type {rope_type!r} is not supported (only 'default' and 'llama3')")
+        heads = config["num_attention_heads"]
+        return cls(
+            vocab_size=config["vocab_size"],
+            hidden_size=config["hidden_size"],
+            intermediate_size=config["intermediate_size"],
+            num_layers=config["num_hidden_layers"],
+            num_heads=heads,
+            num_kv_heads=config.get("num_key_value_heads") or heads,
+            head_dim=config.get("head_dim") or config["hidden_size"] // heads,
+            rms_eps=float(config.get("rms_norm_eps", 1e-5)),
+            rope_theta=float(theta),
+            rope_scaling=dict(scaling) if rope_type == "llama3" else None,
+            tie_word_embeddings=bool(config.get("tie_word_embeddings", False)),
+            max_position_embeddings=int(config.get("max_position_embeddings", 131072)),
+        )
+
+
+def inv_freq(config: LlamaConfig) -> torch.Tensor:
+    """fp32 [head_dim // 2] inverse frequencies, with Llama-3's long-context scaling when configured.
+
+    Same arithmetic as kernels/rope/spec.inv_freq and transformers' `_compute_llama3_parameters`,
+    on the CPU as Hugging Face does at init, so the tables agree bit for bit.
+    """
+    exponents = torch.arange(0, config.head_dim, 2, dtype=torch.int64).float() / config.head_dim
+    base = 1.0 / (config.rope_theta**exponents)
+    scaling = config.rope_scaling
+    if not scaling:
+        return base
+    factor = scaling["factor"]
+    low, high = scaling["low_freq_factor"], scaling["high_freq_factor"]
+    old_context = scaling["original_max_position_embeddings"]
+    wavelen = 2 * math.pi / base
+    # Long wavelengths are slowed down by `factor`, short ones kept, the band between interpolated.
+    scaled = torch.where(wavelen > old_context / low, base / factor, base)
+    smooth = (old_context / wavelen - low) / (high - low)
+    smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+    medium = ~(wavelen < old_context / high) * ~(wavelen > old_context / low)
+    return torch.where(medium, smoothed, scaled)
+
+
+def rope_tables(positions: torch.Tensor, freqs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(sin, cos), fp32 [len(positions), head_dim // 2], as kernels/rope/spec.rope_tables builds them."""
+    angles = torch.outer(positions.float(), freqs.to(positions.device))
+    return angles.sin().contiguous(), angles.cos().contiguous()
+
+
+@dataclass
+class KVCache:
+    """Keys and values per layer, [batch, kv_heads, capacity, head_dim], filled up to `length`."""
+
+    keys: list[torch.Tensor]
+    values: list[torch.Tensor]
+    length: int = 0
+
+    @classmethod
+    def empty(cls, config: LlamaConfig, batch: int, capacity: int, dtype: torch.dtype, device: torch.device):
+        # Preallocated so decode steps write in place instead of concatenating (a copy per token).
+        shape = (batch, config.num_kv_heads, capacity, config.head_dim)
+        keys = [torch.empty(shape, dtype=dtype, device=device) for _ in range(config.num_layers)]
+        values = [torch.empty(shape, dtype=dtype, device=device) for _ in range(config.num_layers)]
+        return cls(keys, values)
+
+    @property
+    def capacity(self) -> int:
+        return self.keys[0].shape[2] if self.keys else 0
+
+
+@dataclass
+class Llama:
+    """Weights (Hugging Face names) plus the two registered ops of one backend."""
+
+    config: LlamaConfig
+    weights: dict[str, torch.Tensor]
+    backend: str = "torch"
+    rms_norm: Callable[..., torch.Tensor] = field(init=False, repr=False)
+    rope: Callable[..., torch.Tensor] = field(init=False, repr=False)
+    freqs: torch.Tensor = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        missing = [name for name in expected_weight_names(self.config) if name not in self.weights]
+        if missing:
+            raise ValueError(f"checkpoint lacks {len(missing)} weight(s), e.g. {missing[:3]}")
+        self.rms_norm = operator("rms_norm", self.backend)
+        self.rope = operator("rope", self.backend)
+        self.freqs = inv_freq(self.config)
+
+    @property
+    def device(self) -> torch.device:
+        return self.weights["model.embed_tokens.weight"].device
+
+    @property
+    def dtype(self) -> torch.dtype:
+        return self.weights["model.embed_tokens.weight"].dtype
+
+    def w(self, name: str) -> torch.Tensor:
+        return self.weights[name]
+
+    def _attention(self, i: int, x: torch.Tensor, sin, cos, cache: KVCache | None) -> torch.Tensor:
+        c = self.config
+        batch, seq, _ = x.shape
+        prefix = f"model.layers.{i}.self_attn."
+        # [batch, seq, heads, head_dim]: the layout the rope op takes, contiguous straight from the matmul.
+        q = F.linear(x, self.w(prefix + "q_proj.weight")).view(batch, seq, c.num_heads, c.head_dim)
+        k = F.linear(x, self.w(prefix + "k_proj.weight")).view(batch, seq, c.num_kv_heads, c.head_dim)
+        v = F.linear(x, self.w(prefix + "v_proj.weight")).view(batch, seq, c.num_kv_heads, c.head_dim)
+        q = self.rope(q, sin, cos).transpose(1, 2)
+        k = self.rope(k, sin, cos).transpose(1, 2)
+        v = v.transpose(1, 2)
+        past = 0
+        if cache is not None:
+            past = cache.length
+            cache.keys[i][:, :, past : past + seq] = k
+            cache.values[i][:, :, past : past + seq] = v
+            k = cache.keys[i][:, :, : past + seq]
+            v = cache.values[i][:, :, : past + seq]
+        groups = c.num_heads // c.num_kv_heads
+        k = k.repeat_interleave(groups, dim=1)
+        v = v.repeat_interleave(groups, dim=1)
+        if past == 0:
+            out = F.scaled_dot_product_attention(q, k, v, is_causal=seq > 1)
+        elif seq == 1:
+            out = F.scaled_dot_product_attention(q, k, v)  # one new token sees every cached one
+        else:
+            # A chunk after a prefix: query j sees keys up to past + j (is_causal would align top-left).
+            mask = torch.ones(seq, past + seq, dtype=torch.bool, device=x.device).tril(diagonal=past)
+            out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        out = out.transpose(1, 2).reshape(batch, seq, c.num_heads * c.head_dim)
+        return F.linear(out, self.w(prefix + "o_proj.weight"))
+
+    def _mlp(self, i: int, x: torch.Tensor) -> torch.Tensor:
+        prefix = f"model.layers.{i}.mlp."
+        gate = F.linear(x, self.w(prefix + "gate_proj.weight"))
+        up = F.linear(x, self.w(prefix + "up_proj.weight"))
+        return F.linear(F.silu(gate) * up, self.w(prefix + "down_proj.weight"))
+
+    @torch.inference_mode()
+    def forward(self, ids: torch.Tensor, cache: KVCache | None = None, last_only: bool = False) -> torch.Tensor:
+        """Logits [batch, seq (or 1 with last_only), vocab] in the model dtype; appends to `cache` if given."""
+        if ids.dim() != 2:
+            raise ValueError(f"ids must be [batch, seq]; got shape {tuple(ids.shape)}")
+        c = self.config
+        seq = ids.shape[1]
+        past = cache.length if cache is not None else 0
+        if cache is not None and past + seq > cache.capacity:
+            raise ValueError(f"KV cache holds {cache.capacity} positions; {past} used, {seq} more asked for")
+        positions = torch.arange(past, past + seq, device=self.device)
+        # Tables for the positions of this chunk only: the rope op pairs row s of sin/cos with x[:, s].
+        sin, cos = rope_tables(positions, self.freqs)
+        h = F.embedding(ids, self.w("model.embed_tokens.weight"))
+        for i in range(c.num_layers):
+            prefix = f"model.layers.{i}."
+            normed = self.rms_norm(h, self.w(prefix + "input_layernorm.weight"), c.rms_eps)
+            h = h + self._attention(i, normed, sin, cos, cache)
+            normed = self.rms_norm(h, self.w(prefix + "post_attention_layernorm.weight"), c.rms_eps)
+            h = h + self._mlp(i, normed)
+        if cache is not None:
+            cache.length = past + seq
+        if last_only:
+            h = h[:, -1:].contiguous()
+        h = self.rms_norm(h, self.w("model.norm.weight"), c.rms_eps)
+        head = self.w("model.embed_tokens.weight" if c.tie_word_embeddings else "lm_head.weight")
+        return F.linear(h, head)
+
+    __call__ = forward
+
+
+def expected_weight_names(config: LlamaConfig) -> list[str]:
+    names = ["model.embed_tokens.weight", "model.norm.weight"]
+    if not config.tie_word_embeddings:
+        names.append("lm_head.weight")
+    for i in range(config.num_layers):
+        p = f"model.layers.{i}."
+        names += [p + "input_layernorm.weight", p + "post_attention_layernorm.weight"]
+        names += [p + f"self_attn.{n}_proj.weight" for n in "qkvo"]
+        names += [p + f"mlp.{n}_proj.weight" for n in ("gate", "up", "down")]
+    return names
+
+
+@dataclass
+class Generation:
+    """Greedy tokens of one run and the wall time of its two phases."""
+
+    tokens: list[list[int]]
+    prefill_s: float
+    decode_s: float
+    decode_steps: int
+
+
+class _Stopwatch:
+    """Seconds between start() and stop(): CUDA events on a GPU (device time), perf_counter on the CPU."""
+
+    def __init__(self, device: torch.device) -> None:
+        self.cuda = device.type == "cuda"
+
+    def start(self) -> None:
+        if self.cuda:
+            self.begin = torch.cuda.Event(enable_timing=True)
+            self.begin.record()
+        else:
+            self.begin_s = time.perf_counter()
+
+    def stop(self) -> float:
+        if self.cuda:
+            end = torch.cuda.Event(enable_timing=True)
+            end.record()
+            end.synchronize()
+            return self.begin.elapsed_time(end) / 1e3
+        return time.perf_counter() - self.begin_s
+
+
+@torch.inference_mode()
+def generate(model: Llama, prompt: torch.Tensor, max_new_tokens: int) -> Generation:
+    """Greedy decoding with the KV cache: one prefill over the prompt, then one forward per new token.
+
+    The prefill interval ends with the first token picked (its argmax included); the decode interval
+    covers the remaining max_new_tokens - 1 steps.
+    """
+    if max_new_tokens < 1:
+        raise ValueError(f"max_new_tokens must be at least 1; got {max_new_tokens}")
+    device = model.device
+    batch, prompt_len = prompt.shape
+    cache = KVCache.empty(model.config, batch, prompt_len + max_new_tokens, model.dtype, device)
+    watch = _Stopwatch(device)
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)  # nothing queued before the start event may count
+    watch.start()
+    token = model(prompt, cache, last_only=True)[:, -1].argmax(-1, keepdim=True)
+    prefill_s = watch.stop()
+    tokens = [token]
+    watch.start()
+    for _ in range(max_new_tokens - 1):
+        token = model(token, cache)[:, -1].argmax(-1, keepdim=True)
+        tokens.append(token)
+    decode_s = watch.stop()
+    return Generation(torch.cat(tokens, dim=1).tolist(), prefill_s, decode_s, max_new_tokens - 1)
+
+
+@torch.inference_mode()
+def generate_without_cache(model: Llama, prompt: torch.Tensor, max_new_tokens: int) -> list[list[int]]:
+    """Greedy tokens by recomputing the whole sequence each step: the check on the KV cache path."""
+    ids = prompt
+    for _ in range(max_new_tokens):
+        token = model(ids)[:, -1].argmax(-1, keepdim=True)
+        ids = torch.cat([ids, token], dim=1)
+    return ids[:, prompt.shape[1] :].tolist()
