@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import openai
 
-from agent.config import RunConfig
 from agent.export import export
 from agent.loop import optimize
 from agent.policies.llm import LLMPolicy
 from agent.runfolder import RunFolder
 from tests.agent.fake_openai import FakeOpenAI, Status
-from tests.agent.tuned_candidates import TUNED_ROPE
+from tests.agent.tuned_candidates import TUNED_ROPE, cpu_config
 
 
 def kernel_reply(delay: int, why: str, wrong: bool = False) -> str:
@@ -41,17 +40,7 @@ def test_llm_loop_reasks_rejects_wrong_kernels_retries_and_logs_every_round(tmp_
     with FakeOpenAI(script) as server:
         client = openai.OpenAI(base_url=server.base_url, api_key="test", max_retries=2, timeout=10)
         policy = LLMPolicy(model="fake-model", client=client)
-        config = RunConfig(
-            op="rope",
-            backend="torch",
-            policy="llm",
-            model="fake-model",
-            iterations=3,
-            shapes=["llama3.2-1b/decode1/q"],
-            device="cpu",
-            start_source=str(kernel),
-            timeout_s=120,
-        )
+        config = cpu_config(kernel, policy="llm", model="fake-model")
         run = optimize(config, runs_dir=tmp_path / "runs", policy=policy)
         requests = len(server.requests)
         client.close()
