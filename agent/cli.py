@@ -250,13 +250,11 @@ def cmd_compare(args) -> int:
 
 def _iteration_printer(console):
     """One table row per finished iteration, printed as it happens."""
-    from agent.graph import median_fraction, median_gbps
-
     console.print(f"[bold]{'iter':>4}  {'outcome':<9} {'median GB/s':>11} {'% of copy':>9}  change[/bold]")
 
     def on_iteration(row: dict) -> None:
         record = row["record"]
-        gbps, fraction = median_gbps(record), median_fraction(record)
+        gbps, fraction = record.median_gbps(), record.median_fraction_of_copy()
         colour = {"accepted": "green", "baseline": "cyan", "failed": "red"}.get(row["outcome"], "yellow")
         console.print(
             f"{row['iteration']:>4}  [{colour}]{row['outcome']:<9}[/{colour}] "

@@ -11,8 +11,6 @@ it was in, and every finished iteration stays in the run folder.
 from __future__ import annotations
 
 import difflib
-import json
-import statistics
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -56,16 +54,6 @@ def _config_of(source: str) -> dict | None:
 
 def _load(path: str) -> EvalRecord:
     return EvalRecord.model_validate_json(Path(path).read_text())
-
-
-def median_fraction(record: EvalRecord) -> float | None:
-    values = [b.fraction_of_copy for b in record.benchmark if b.fraction_of_copy]
-    return statistics.median(values) if values else None
-
-
-def median_gbps(record: EvalRecord) -> float | None:
-    values = [b.gbps for b in record.benchmark]
-    return statistics.median(values) if values else None
 
 
 def results_table(record: EvalRecord) -> str:
@@ -223,7 +211,7 @@ def build_graph(deps: Deps, checkpointer=None):
                         message=decision.reason,
                         config=_config_of(proposal["source"]),
                         geomean_vs_best=decision.geomean_speedup,
-                        median_fraction_of_copy=median_fraction(record),
+                        median_fraction_of_copy=record.median_fraction_of_copy(),
                     )
                 )
             )
@@ -245,8 +233,8 @@ def build_graph(deps: Deps, checkpointer=None):
         proposal = state["proposals"][index]
         record = _load(state["results"][index]["eval"])
         decision = state["results"][index]["decision"]
-        fraction = median_fraction(record)
-        gbps = median_gbps(record)
+        fraction = record.median_fraction_of_copy()
+        gbps = record.median_gbps()
         numbers = f"{decision['geomean_speedup']:.2f}x over previous"
         if gbps:
             numbers += f", {gbps / 1e3:.2f} TB/s median" if gbps >= 100 else f", {gbps:.3g} GB/s median"
@@ -277,7 +265,7 @@ def build_graph(deps: Deps, checkpointer=None):
         texts = []
         for i, attempt in enumerate(this_round):
             record = _load(state["results"][i]["eval"])
-            fraction = median_fraction(record)
+            fraction = record.median_fraction_of_copy()
             summary = (
                 f"geomean {attempt.geomean_vs_best:.3f}x vs the best" if attempt.geomean_vs_best else record.message
             ) + (f", median {fraction:.2f} of copy" if fraction else "")
@@ -343,8 +331,8 @@ def build_graph(deps: Deps, checkpointer=None):
 def _summary(record: EvalRecord) -> dict:
     return {
         "status": record.status,
-        "median_gbps": median_gbps(record),
-        "median_fraction_of_copy": median_fraction(record),
+        "median_gbps": record.median_gbps(),
+        "median_fraction_of_copy": record.median_fraction_of_copy(),
         "geomean_vs_eager": record.geomean_speedup("eager"),
         "shapes": {
             b.shape: {"gbps": b.gbps, "fraction_of_copy": b.fraction_of_copy, "median_us": b.candidate.median_us}
@@ -362,11 +350,7 @@ def _stop_reason(deps: Deps, state: LoopState) -> str | None:
     if c.time_budget_s is not None and time.time() - state.get("started", time.time()) >= c.time_budget_s:
         return f"reached --time-budget {c.time_budget_s:.0f} s"
     if c.target_fraction is not None:
-        fraction = median_fraction(_load(state["best_eval"]))
+        fraction = _load(state["best_eval"]).median_fraction_of_copy()
         if fraction is not None and fraction >= c.target_fraction:
             return f"reached --target {c.target_fraction:.2f} of copy bandwidth (median shape {fraction:.2f})"
     return None
-
-
-def dump_state(state: dict) -> str:
-    return json.dumps(state, indent=1, default=str)

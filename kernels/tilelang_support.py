@@ -41,7 +41,3 @@ def lower_to_source(prim_func: Any, arch: str | None = None) -> str:
     target = tilelang_lower_target(arch) if arch else tilelang_lower_target()
     with tvm.target.Target(target):
         return tilelang.lower(prim_func, target=target).kernel_source
-
-
-def kernel_source(kernel: Any) -> str:
-    return kernel.get_kernel_source()

@@ -194,7 +194,7 @@ def _summary(record: EvalRecord) -> str:
     speedup = record.geomean_speedup("eager")
     if speedup:
         parts.append(f"geomean {speedup:.2f}x over torch eager")
-    fractions = [b.fraction_of_copy for b in record.benchmark if b.fraction_of_copy]
-    if fractions:
-        parts.append(f"median {sorted(fractions)[len(fractions) // 2]:.2f} of copy bandwidth")
+    fraction = record.median_fraction_of_copy()
+    if fraction:
+        parts.append(f"median {fraction:.2f} of copy bandwidth")
     return "; ".join(parts)

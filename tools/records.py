@@ -8,6 +8,7 @@ produced it, so two records can be compared knowing whether the ruler changed.
 from __future__ import annotations
 
 import math
+import statistics
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -140,6 +141,16 @@ class EvalRecord(BaseModel):
 
     def stage(self, name: StageName) -> StageResult | None:
         return next((s for s in self.stages if s.name == name), None)
+
+    def median_gbps(self) -> float | None:
+        """GB/s of the median timed shape; None when nothing was timed."""
+        values = [b.gbps for b in self.benchmark]
+        return statistics.median(values) if values else None
+
+    def median_fraction_of_copy(self) -> float | None:
+        """Fraction of the size-matched copy of the median timed shape; None without a roofline."""
+        values = [b.fraction_of_copy for b in self.benchmark if b.fraction_of_copy]
+        return statistics.median(values) if values else None
 
     def geomean_speedup(self, against: Literal["eager", "compiled", "incumbent"] = "eager") -> float | None:
         values = [getattr(b, f"speedup_vs_{against}") for b in self.benchmark if getattr(b, f"speedup_vs_{against}")]

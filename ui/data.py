@@ -231,11 +231,11 @@ class IterationRow:
 
 
 def median_gbps(record: EvalRecord | None) -> float | None:
-    return _median([b.gbps for b in record.benchmark]) if record else None
+    return record.median_gbps() if record else None
 
 
 def median_fraction(record: EvalRecord | None) -> float | None:
-    return _median([b.fraction_of_copy for b in record.benchmark if b.fraction_of_copy]) if record else None
+    return record.median_fraction_of_copy() if record else None
 
 
 def vs_start(record: EvalRecord | None, start: EvalRecord | None) -> float | None:

@@ -13,7 +13,7 @@ dynamic, so one compiled kernel serves every token count.
 import torch
 
 from kernels.rms_norm.spec import SPEC
-from kernels.tilelang_support import compile_kernel, kernel_source, tilelang_dtype
+from kernels.tilelang_support import compile_kernel, tilelang_dtype
 
 CONFIG = {"block_rows": 1, "threads": 256}
 
@@ -85,4 +85,4 @@ def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float, *, out: torch.Te
 
 def generated_source() -> dict[str, str]:
     """CUDA source of every kernel compiled in this process, by cache key."""
-    return {repr(key): kernel_source(kernel) for key, kernel in _kernels.items()}
+    return {repr(key): kernel.get_kernel_source() for key, kernel in _kernels.items()}

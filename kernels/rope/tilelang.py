@@ -14,7 +14,7 @@ masked, so any row count works.
 import torch
 
 from kernels.rope.spec import SPEC
-from kernels.tilelang_support import compile_kernel, kernel_source, tilelang_dtype
+from kernels.tilelang_support import compile_kernel, tilelang_dtype
 
 CONFIG = {"block_rows": 64, "threads": 128}
 
@@ -83,4 +83,4 @@ def rope(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, *, out: torch.Te
 
 def generated_source() -> dict[str, str]:
     """CUDA source of every kernel compiled in this process, by cache key."""
-    return {repr(key): kernel_source(kernel) for key, kernel in _kernels.items()}
+    return {repr(key): kernel.get_kernel_source() for key, kernel in _kernels.items()}
