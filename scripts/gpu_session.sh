@@ -1,53 +1,122 @@
 #!/usr/bin/env bash
 # One call on the GPU host: run the given steps, logs and results under $OUT.
-#   source .gpu-bundle/enter.sh && bash scripts/gpu_session.sh gpu-tests eval-twice profile bench
-# Steps print a short summary each so the reply's output tail is readable; everything they
-# write is packed into $OUT/session.tgz at the end (the device tool returns at most 8 files).
+#   source .gpu-bundle/enter.sh && bash scripts/gpu_session.sh env tools-tests eval-twice profile bench
+# Steps print a short summary each so the reply's output tail is readable. Everything they write
+# is packed into $OUT/session.tgz after every step (the device tool returns at most 8 files, and a
+# call stopped at its time limit still returns what the last finished step packed).
+#
+# Optimisation runs start detached (setsid), so they outlive a call as long as the machine is
+# held; `wait-runs` waits for them in a later call and packs their run folders:
+#   bash scripts/gpu_session.sh "optimize:rope:tilelang:20:0" "optimize:rms_norm:tilelang:20:1" wait-runs
+# (op:backend:iterations:gpu). Their folders land under runs/ and come back in session.tgz, without
+# checkpoints.sqlite and the git worktree, with the branch's commits as history.patch.
 set -uo pipefail
 FINAL=${OUT:-/tmp/out}
-OUT=$(mktemp -d)
-mkdir -p "$FINAL"
+LOGS=${GPU_SESSION_LOGS:-/tmp/gpu-session}
+mkdir -p "$FINAL" "$LOGS"
 export PYTHONUNBUFFERED=1
 step() { echo "== $1 ($(date +%T))"; }
+pack() { tar czf "$FINAL/session.tgz.tmp" -C "$LOGS" . && mv "$FINAL/session.tgz.tmp" "$FINAL/session.tgz"; }
+
+pack_runs() {
+  mkdir -p "$LOGS/runs"
+  for run in runs/*/; do
+    [ -f "$run/run.json" ] || continue
+    id=$(basename "$run")
+    dest="$LOGS/runs/$id"
+    mkdir -p "$dest"
+    (cd "$run" && tar cf - --exclude=checkpoints.sqlite --exclude=worktree --exclude=repo .) | tar xf - -C "$dest"
+    python3 - "$run" "$dest/history.patch" <<'EOF'
+import json, subprocess, sys
+from pathlib import Path
+run, out = Path(sys.argv[1]), sys.argv[2]
+ws = json.loads((run / "run.json").read_text()).get("workspace") or {}
+if ws.get("worktree") and Path(ws["worktree"]).exists():
+    patch = subprocess.run(["git", "-C", ws["worktree"], "format-patch", "--stdout", f"{ws['base_commit']}..{ws['branch']}"],
+                           capture_output=True, text=True)
+    Path(out).write_text(patch.stdout)
+EOF
+  done
+}
 
 for s in "$@"; do
   case "$s" in
     env)
       step env
-      python3 -m agent env > "$OUT/env.txt" 2>&1; head -12 "$OUT/env.txt" ;;
+      python3 -m agent env > "$LOGS/env.txt" 2>&1; head -12 "$LOGS/env.txt"
+      { git rev-parse --is-inside-work-tree 2>&1; nproc; nvidia-smi -L; } | tee -a "$LOGS/env.txt" ;;
     gpu-tests)
       step gpu-tests
-      python3 -m pytest -q -m gpu tests -p no:cacheprovider --durations=5 > "$OUT/gpu-tests.log" 2>&1
-      tail -8 "$OUT/gpu-tests.log" ;;
+      python3 -m pytest -q -m gpu tests -p no:cacheprovider --durations=5 > "$LOGS/gpu-tests.log" 2>&1
+      tail -8 "$LOGS/gpu-tests.log" ;;
+    tools-tests)
+      # The harness's own GPU tests (adversarial GPU forms, illegal address, timing), not the kernel grid.
+      step tools-tests
+      python3 -m pytest -q -m gpu tests/tools tests/agent tests/ui -p no:cacheprovider -rs --durations=8 \
+        > "$LOGS/tools-tests.log" 2>&1
+      tail -14 "$LOGS/tools-tests.log" ;;
     nt-tests)
       step nt-tests
       python3 -m pytest -q -m gpu tests/kernels/test_ninetoothed_gpu.py -p no:cacheprovider --maxfail=5 \
-        --durations=5 > "$OUT/nt-tests.log" 2>&1
-      tail -12 "$OUT/nt-tests.log" ;;
+        --durations=5 > "$LOGS/nt-tests.log" 2>&1
+      tail -12 "$LOGS/nt-tests.log" ;;
     eval-twice)
       # Cold (first compile on this machine) then warm (TileLang's kernel cache on disk).
       for run in cold warm; do
         step "eval rope tilelang ($run)"
         /usr/bin/time -f "wall %e s" python3 -m agent eval rope --backend tilelang \
-          --json "$OUT/eval-rope-tilelang-$run.json" > "$OUT/eval-rope-tilelang-$run.txt" 2>&1
-        tail -3 "$OUT/eval-rope-tilelang-$run.txt"
+          --json "$LOGS/eval-rope-tilelang-$run.json" > "$LOGS/eval-rope-tilelang-$run.txt" 2>&1
+        tail -3 "$LOGS/eval-rope-tilelang-$run.txt"
       done ;;
     ncu-sample)
       # A real `ncu --csv --page raw` output, kept as a parser test fixture.
       step ncu-sample
-      python3 scripts/ncu_sample.py > "$OUT/ncu-sample.csv" 2> "$OUT/ncu-sample.err"; tail -3 "$OUT/ncu-sample.err"
-      wc -l "$OUT/ncu-sample.csv" ;;
+      python3 scripts/ncu_sample.py > "$LOGS/ncu-sample.csv" 2> "$LOGS/ncu-sample.err"; tail -3 "$LOGS/ncu-sample.err"
+      wc -l "$LOGS/ncu-sample.csv" ;;
     profile)
       step profile
       python3 -m agent eval rms_norm --backend tilelang --profile --shapes 'llama3-8b/prefill*' --no-compile \
-        --json "$OUT/profile-rms_norm.json" > "$OUT/profile-rms_norm.txt" 2>&1
-      tail -12 "$OUT/profile-rms_norm.txt" ;;
+        --json "$LOGS/profile-rms_norm.json" > "$LOGS/profile-rms_norm.txt" 2>&1
+      tail -12 "$LOGS/profile-rms_norm.txt" ;;
     bench)
       step bench
-      python3 -m agent bench rope rms_norm > "$OUT/bench.txt" 2>&1
-      grep -E "^(OK|FAILED)|wrote" "$OUT/bench.txt"
-      cp -r benchmarks/results "$OUT/results" 2>/dev/null ;;
+      python3 -m agent bench rope rms_norm > "$LOGS/bench.txt" 2>&1
+      grep -E "^(OK|FAILED)|wrote" "$LOGS/bench.txt"
+      cp -r benchmarks/results "$LOGS/results" 2>/dev/null ;;
+    infer)
+      # The 1B configuration with seeded random weights: torch, then each backend, then compare.
+      mkdir -p "$LOGS/infer"
+      for backend in torch tilelang ninetoothed; do
+        step "infer $backend"
+        python3 -m agent infer --backend "$backend" --prompt-len 128 --max-new-tokens 32 --warmup 1 --iters 3 \
+          --json "$LOGS/infer/$backend.json" > "$LOGS/infer/$backend.txt" 2>&1
+        grep -E "operators|prefill|decode|error" "$LOGS/infer/$backend.txt"
+      done
+      for backend in tilelang ninetoothed; do
+        step "compare torch $backend"
+        python3 -m agent compare "$LOGS/infer/torch.json" "$LOGS/infer/$backend.json" \
+          > "$LOGS/infer/compare-torch-$backend.txt" 2>&1
+        cat "$LOGS/infer/compare-torch-$backend.txt"
+      done ;;
+    optimize:*)
+      IFS=: read -r _ op backend iters gpu <<< "$s"
+      step "optimize $op $backend x$iters on GPU ${gpu:-0} (detached)"
+      mkdir -p runs
+      CUDA_VISIBLE_DEVICES=${gpu:-0} setsid nohup python3 -m agent optimize "$op" --backend "$backend" \
+        --iterations "$iters" > "$LOGS/optimize-$op-$backend.log" 2>&1 < /dev/null &
+      echo $! >> "$LOGS/optimize.pids" ;;
+    wait-runs)
+      step wait-runs
+      deadline=$(( $(date +%s) + ${WAIT_RUNS_S:-540} ))
+      while pgrep -f "agent optimize" > /dev/null && [ "$(date +%s)" -lt "$deadline" ]; do
+        sleep 10
+        pack_runs; pack
+      done
+      pgrep -fa "agent optimize" || echo "all runs finished"
+      for log in "$LOGS"/optimize-*.log; do echo "-- $log"; tail -22 "$log"; done
+      pack_runs ;;
     *) echo "unknown step $s" ;;
   esac
+  pack
 done
-tar czf "$FINAL/session.tgz" -C "$OUT" .
+pack

@@ -16,6 +16,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +45,10 @@ GRAPH_MAX_BYTES = 8 * 2**20
 # measurement error only above the device's large-copy bandwidth (unreachable from DRAM; an
 # unflushed replay of a 32 MB RoPE read 5.1-5.5 TB/s there), with this much slack for noise.
 ROOFLINE_SLACK = 1.05
+# Backends whose first calls (the JIT) may run on several threads at once: TileLang documents
+# thread-parallel compilation. Triton's JIT is left serial.
+PARALLEL_FIRST_CALL_BACKENDS = ("tilelang",)
+MAX_COMPILE_THREADS = 8
 
 
 class Events:
@@ -97,13 +102,14 @@ class Worker:
                 self.request.op, self.request.backend, self.request.incumbent, name="incumbent"
             )
         cases = [(s, d) for d in self.dtypes for s in (*self.shapes, *self.hidden)]
+        if self.request.backend in PARALLEL_FIRST_CALL_BACKENDS and self.device.type == "cuda":
+            self._first_calls_in_parallel(cases, info)
         for i, (shape, dtype) in enumerate(cases):
             self.progress("compile", i, len(cases), shape.name)
-            args = self.spec.make_inputs(shape.dims, dtype, 0, self.request.device)
-            t0 = time.perf_counter()
-            self.fn(*args, out=torch.empty_like(args[0]))
-            self.sync()
-            info.first_call_seconds[f"{shape.name}:{self.dtype_label(dtype)}"] = time.perf_counter() - t0
+            key = f"{shape.name}:{self.dtype_label(dtype)}"
+            if key in info.first_call_seconds:
+                continue
+            info.first_call_seconds[key] = self._first_call(shape, dtype)
         generated = getattr(self.module, "generated_source", None)
         if callable(generated):
             language = {"tilelang": "cuda", "ninetoothed": "triton"}.get(self.request.backend, "text")
@@ -114,6 +120,45 @@ class Worker:
         return StageResult(name="compile", status="ok", message=message, seconds=seconds), {
             "compile": info.model_dump()
         }
+
+    def _first_call(self, shape: NamedShape, dtype: torch.dtype) -> float:
+        args = self.spec.make_inputs(shape.dims, dtype, 0, self.request.device)
+        t0 = time.perf_counter()
+        self.fn(*args, out=torch.empty_like(args[0]))
+        self.sync()
+        return time.perf_counter() - t0
+
+    def _first_calls_in_parallel(self, cases: list[tuple[NamedShape, torch.dtype]], info: CompileInfo) -> None:
+        """First calls on threads, one group of likely-shared programs per thread.
+
+        A new config means a fresh JIT of every program the shapes need (rope: ~45 s on an
+        H200 for the named and hidden shapes, one after another). TileLang's lowering releases
+        the GIL and nvcc is a subprocess, so threads compile side by side (TileLang's own
+        `par_compile` does the same). Cases that differ only in their leading dims (token
+        counts) usually share one program, so they stay on one thread and the second finds it
+        cached instead of compiling it twice. An error here is left for the ordered pass below
+        to raise, with the shape that caused it.
+        """
+        groups: dict[tuple, list[tuple[NamedShape, torch.dtype]]] = {}
+        for shape, dtype in cases:
+            groups.setdefault((dtype, shape.dims[-1]), []).append((shape, dtype))
+        workers = min(len(groups), os.cpu_count() or 1, MAX_COMPILE_THREADS)
+        if workers < 2:
+            return
+
+        def run(group: list[tuple[NamedShape, torch.dtype]]) -> dict[str, float]:
+            seconds = {}
+            for shape, dtype in group:
+                seconds[f"{shape.name}:{self.dtype_label(dtype)}"] = self._first_call(shape, dtype)
+            return seconds
+
+        self.progress("compile", 0, len(cases), f"{len(groups)} groups on {workers} threads")
+        with ThreadPoolExecutor(workers, thread_name_prefix="first-call") as pool:
+            for future in [pool.submit(run, group) for group in groups.values()]:
+                try:
+                    info.first_call_seconds.update(future.result())
+                except Exception:  # re-raised by the ordered pass with its shape
+                    continue
 
     def dtype_label(self, dtype: torch.dtype) -> str:
         return self.request.dtypes[self.dtypes.index(dtype)]
