@@ -28,3 +28,6 @@ class RunConfig(BaseModel):
     profile: bool = Field(default=False, description="ncu per evaluation; its summary goes into the next prompt")
     baselines: list[Literal["eager", "compiled"]] = Field(default_factory=lambda: ["eager"])
     start_source: str | None = Field(default=None, description="kernel file to start from (default: the working copy)")
+    # Fewer timed calls than agent eval's 400 keep an iteration short; the acceptance rule widens its
+    # noise band with the measured p10-p90 spread, so a noisier median only raises the bar.
+    max_reps: int = Field(default=100, ge=20, description="timed calls per variant and shape at most")

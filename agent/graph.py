@@ -84,6 +84,7 @@ def _evaluate(deps: Deps, candidate: Path, incumbent: str | None) -> EvalRecord:
         timeout_s=c.timeout_s,
         incumbent=incumbent,
         profile=c.profile,
+        max_reps=c.max_reps,
     )
 
 

@@ -56,11 +56,13 @@ def evaluate(
     seeds: list[int] | None = None,
     incumbent: str | Path | None = None,
     on_event: Callable[[dict], None] | None = None,
+    max_reps: int = 400,
 ) -> EvalRecord:
     """Evaluate `candidate` (default: the backend's kernel file) and return the full record.
 
     With `incumbent` (the current best kernel file), the benchmark also times it in the same
-    process, shape by shape, so `speedup_vs_incumbent` is a ratio from one run.
+    process, shape by shape, so `speedup_vs_incumbent` is a ratio from one run. `max_reps` caps
+    the timed calls per variant (the loop uses fewer than `agent eval` to keep iterations short).
     """
     spec = registry.spec(op)
     registry.check_backend(backend)
@@ -102,6 +104,7 @@ def evaluate(
         graph=graph,
         target=target,
         incumbent=str(incumbent) if incumbent else None,
+        max_reps=max_reps,
     )
     start = time.monotonic()
     try:

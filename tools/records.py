@@ -176,3 +176,4 @@ class EvalRequest(BaseModel):
     graph: bool = True
     target: str = "auto"
     incumbent: str | None = Field(default=None, description="kernel file of the current best, timed alongside")
+    max_reps: int = Field(default=400, ge=20, description="timed calls per variant at most (fewer when slow)")

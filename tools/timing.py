@@ -69,10 +69,10 @@ class L2Flusher:
             self._sleep(self.slack_cycles)
 
 
-def _reps_for(seconds_per_call: float) -> int:
+def _reps_for(seconds_per_call: float, max_reps: int = MAX_REPS) -> int:
     if seconds_per_call <= 0:
-        return MAX_REPS
-    return int(min(MAX_REPS, max(MIN_REPS, TARGET_SECONDS / seconds_per_call)))
+        return max_reps
+    return int(min(max_reps, max(MIN_REPS, TARGET_SECONDS / seconds_per_call)))
 
 
 def time_events(
@@ -80,11 +80,13 @@ def time_events(
     flusher: L2Flusher,
     reps: int | None = None,
     before_each: Callable[[], object] | None = None,
+    max_reps: int = MAX_REPS,
 ) -> Timing:
     """Median / p10 / p90 of single calls, each after an L2 flush, timed with CUDA events.
 
     `before_each` runs outside the timed window before every call: the evaluator uses it to
     fill the output with fresh garbage, so every timed call must really write its output.
+    Without `reps`, a probe call sizes them to about TARGET_SECONDS, between MIN_REPS and `max_reps`.
     """
     for _ in range(WARMUP_CALLS):
         fn()
@@ -104,7 +106,7 @@ def time_events(
         fn()
         probe_end.record()
         torch.cuda.synchronize()
-        reps = _reps_for(probe_start.elapsed_time(probe_end) / 1e3)
+        reps = _reps_for(probe_start.elapsed_time(probe_end) / 1e3, max_reps)
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     for start, end in zip(starts, ends, strict=True):
@@ -177,17 +179,20 @@ CEILING_BYTES = 2**30
 class CopyRoofline:
     """Device-to-device copy of a given byte count, timed like a kernel; cached per (device, size)."""
 
-    def __init__(self, flusher: L2Flusher):
+    def __init__(self, flusher: L2Flusher, max_reps: int = MAX_REPS):
         self.flusher = flusher
+        self.max_reps = max_reps
         self._cache: dict[tuple[int, int], Timing] = {}
 
     def timing(self, device: torch.device, nbytes: int) -> Timing:
         key = (device.index or 0, nbytes)
         if key not in self._cache:
             half = max(nbytes // 2, 1)  # read half, write half: bytes_moved counts both
-            src = torch.empty(half, dtype=torch.uint8, device=device).random_()
+            # Its own generator: the default one can be left unusable by a candidate's failed graph capture.
+            gen = torch.Generator(device=device).manual_seed(nbytes)
+            src = torch.empty(half, dtype=torch.uint8, device=device).random_(generator=gen)
             dst = torch.empty_like(src)
-            self._cache[key] = time_events(lambda: dst.copy_(src), self.flusher)
+            self._cache[key] = time_events(lambda: dst.copy_(src), self.flusher, max_reps=self.max_reps)
             del src, dst
         return self._cache[key]
 

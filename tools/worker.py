@@ -134,14 +134,14 @@ class Worker:
         A new config means a fresh JIT of every program the shapes need (rope: ~45 s on an
         H200 for the named and hidden shapes, one after another). TileLang's lowering releases
         the GIL and nvcc is a subprocess, so threads compile side by side (TileLang's own
-        `par_compile` does the same). Cases that differ only in their leading dims (token
-        counts) usually share one program, so they stay on one thread and the second finds it
-        cached instead of compiling it twice. An error here is left for the ordered pass below
+        `par_compile` does the same). Cases of one layout (`_layout`: the dims left when the
+        token counts are dropped) usually share one program, so they stay on one thread and
+        the second finds it cached instead of compiling it twice. An error here is left for the ordered pass below
         to raise, with the shape that caused it.
         """
         groups: dict[tuple, list[tuple[NamedShape, torch.dtype]]] = {}
         for shape, dtype in cases:
-            groups.setdefault((dtype, shape.dims[-1]), []).append((shape, dtype))
+            groups.setdefault((dtype, _layout(shape.dims)), []).append((shape, dtype))
         workers = min(len(groups), os.cpu_count() or 1, MAX_COMPILE_THREADS)
         if workers < 2:
             return
@@ -289,9 +289,17 @@ class GpuBench:
 
         self.worker = worker
         self.flusher = L2Flusher(worker.device)
-        self.roofline = CopyRoofline(self.flusher)
+        self.roofline = CopyRoofline(self.flusher, worker.request.max_reps)
         self.eager_fn = torch_implementation(worker.request.op)
         self.compiled_fns: dict[torch.dtype, Callable] = {}
+        # The garbage written into `out` before each timed call comes from a generator of its own:
+        # a CUDA-graph capture that fails (a candidate that syncs inside it) can leave the default
+        # generator believing it is still captured, and every later normal_() on it then raises
+        # "Offset increment outside graph capture" (seen on the H200), failing the shape for the harness's sake.
+        self.garbage = torch.Generator(device=worker.device)
+        self.garbage.manual_seed(worker.request.seeds[0] + 104729)
+        # After one failed capture this process's capture state is not trusted again.
+        self.graph_failure: str | None = None
 
     def compiled(self, dtype: torch.dtype) -> Callable:
         if dtype not in self.compiled_fns:
@@ -310,17 +318,23 @@ class GpuBench:
         scratch = torch.empty_like(out)
         # Fresh garbage in `out` before every timed call (outside the window): a kernel that skips
         # work once its output looks done is caught by the re-check after timing.
+        reps = w.request.max_reps
         measured = Measured(
-            candidate=time_events(lambda: w.fn(*args, out=out), self.flusher, before_each=lambda: out.normal_())
+            candidate=time_events(
+                lambda: w.fn(*args, out=out),
+                self.flusher,
+                before_each=lambda: out.normal_(generator=self.garbage),
+                max_reps=reps,
+            )
         )
         if w.incumbent is not None:
-            measured.incumbent = time_events(lambda: w.incumbent(*args, out=scratch), self.flusher)
+            measured.incumbent = time_events(lambda: w.incumbent(*args, out=scratch), self.flusher, max_reps=reps)
         if "eager" in w.request.baselines:
-            measured.eager = time_events(lambda: self.eager_fn(*args, out=scratch), self.flusher)
+            measured.eager = time_events(lambda: self.eager_fn(*args, out=scratch), self.flusher, max_reps=reps)
         if "compiled" in w.request.baselines:
             try:
                 fn = self.compiled(dtype)
-                measured.compiled = time_events(lambda: fn(*args), self.flusher)
+                measured.compiled = time_events(lambda: fn(*args), self.flusher, max_reps=reps)
             except Exception as err:  # the baseline failing must not fail the candidate
                 measured.notes.append(f"torch.compile baseline failed: {_error_text(err)[:200]}")
         nbytes = spec.bytes_moved(shape.dims, dtype)
@@ -334,6 +348,9 @@ class GpuBench:
         from tools.timing import time_graph
 
         w = self.worker
+        if self.graph_failure is not None:
+            measured.notes.append(f"CUDA-graph replay skipped: an earlier capture failed ({self.graph_failure})")
+            return
         # Distinct input sets, each read once per replay after a flush: DRAM, not L2.
         sets = min(256, max(8, -(-self.flusher.buffer.numel() // max(nbytes, 1))))
         inputs = [w.spec.make_inputs(shape.dims, dtype, seed + 1 + i, w.request.device) for i in range(sets)]
@@ -344,7 +361,16 @@ class GpuBench:
                 lambda i: lambda: self.eager_fn(*inputs[i], out=outs[i]), sets, self.flusher
             )
         except Exception as err:  # capture is optional: some launchers cannot be captured
-            measured.notes.append(f"CUDA-graph replay unavailable: {_error_text(err)[:200]}")
+            self.graph_failure = _error_text(err)[:200]
+            measured.notes.append(f"CUDA-graph replay unavailable: {self.graph_failure}")
+
+
+def _layout(dims: tuple[int, ...]) -> tuple[int, ...]:
+    """The dims a compiled program is usually specialised on: the leading ones count tokens.
+
+    [rows, hidden] -> (hidden,); [batch, seq, heads, head_dim] -> (heads, head_dim).
+    """
+    return tuple(dims[-1:]) if len(dims) <= 2 else tuple(dims[-2:])
 
 
 def judge_bandwidth(gbps: float, copy_gbps: float | None, ceiling_gbps: float | None) -> tuple[bool, str]:

@@ -62,7 +62,10 @@ class Workspace:
         return path.read_text() if path.exists() else ""
 
     def commit(self, source: str, message: str) -> str:
-        (self.worktree / self.kernel_relpath).write_text(source)
+        path = self.worktree / self.kernel_relpath
+        # A kernel file HEAD does not track (a new or untracked folder) has no folder in the worktree yet.
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source)
         repo = self.repo
         # Only this run writes this worktree's index; a lock left here is from a run killed mid-commit.
         stale_lock = Path(repo.git_dir) / "index.lock"
