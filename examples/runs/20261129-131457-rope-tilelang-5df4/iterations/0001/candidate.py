@@ -1,0 +1,86 @@
+"""RoPE (rotate-half) in TileLang: the file the agent edits for `rope --backend tilelang`.
+
+Design: x is viewed as rows of head_dim ([batch * seq * heads, head_dim]). A
+block takes `block_rows` rows; each thread handles (row, j) pairs of the first
+half, reading x[row, j] and x[row, j + half] and the fp32 tables at the row's
+position (row // heads) % seq, doing fp32 math and rounding once on store.
+The row count and seq are dynamic, so one compiled kernel serves every token
+count for a given (heads, head_dim, dtype, config); rows past the end are
+masked, so any row count works.
+"""
+
+# No `from __future__ import annotations`: TileLang evaluates the kernel's
+# parameter annotations, which refer to local sizes.
+import torch
+
+from kernels.rope.spec import SPEC
+from kernels.tilelang_support import compile_kernel, tilelang_dtype
+
+CONFIG = {"block_rows": 128, "threads": 128}
+
+SEARCH_SPACE = {
+    "block_rows": [8, 16, 32, 64, 128, 256],
+    "threads": [64, 128, 256, 512],
+}
+
+_kernels: dict[tuple, object] = {}
+
+
+def build(heads: int, head_dim: int, dtype: str, block_rows: int, threads: int):
+    """The TileLang program for one (heads, head_dim, dtype, config); lowerable without a GPU."""
+    import tilelang.language as T
+
+    half = head_dim // 2
+    rows = T.dynamic("rows")
+    seq = T.dynamic("seq")
+
+    @T.prim_func
+    def rope_kernel(
+        X: T.Tensor((rows, head_dim), dtype),
+        Sin: T.Tensor((seq, half), "float32"),
+        Cos: T.Tensor((seq, half), "float32"),
+        Out: T.Tensor((rows, head_dim), dtype),
+    ):
+        with T.Kernel(T.ceildiv(rows, block_rows), threads=threads) as bx:
+            for i, j in T.Parallel(block_rows, half):
+                row = bx * block_rows + i
+                if row < rows:
+                    pos = (row // heads) % seq
+                    c = Cos[pos, j]
+                    s = Sin[pos, j]
+                    x1 = T.cast(X[row, j], "float32")
+                    x2 = T.cast(X[row, j + half], "float32")
+                    Out[row, j] = T.cast(x1 * c - x2 * s, dtype)
+                    Out[row, j + half] = T.cast(x2 * c + x1 * s, dtype)
+
+    return rope_kernel
+
+
+def program(dims: tuple[int, ...], dtype: torch.dtype):
+    """The program `rope` compiles for x of shape `dims` (for lowering and inspection)."""
+    _, _, heads, head_dim = dims
+    return build(heads, head_dim, tilelang_dtype(dtype), **CONFIG)
+
+
+def _kernel(heads: int, head_dim: int, dtype: torch.dtype):
+    key = (heads, head_dim, dtype, tuple(sorted(CONFIG.items())))
+    if key not in _kernels:
+        _kernels[key] = compile_kernel(build(heads, head_dim, tilelang_dtype(dtype), **CONFIG))
+    return _kernels[key]
+
+
+def rope(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, *, out: torch.Tensor | None = None):
+    SPEC.check_inputs(x, sin, cos, out)
+    if out is None:
+        out = torch.empty_like(x)
+    if x.numel() == 0:
+        return out
+    _batch, _seq, heads, head_dim = x.shape
+    kernel = _kernel(heads, head_dim, x.dtype)
+    kernel(x.view(-1, head_dim), sin, cos, out.view(-1, head_dim))
+    return out
+
+
+def generated_source() -> dict[str, str]:
+    """CUDA source of every kernel compiled in this process, by cache key."""
+    return {repr(key): kernel.get_kernel_source() for key, kernel in _kernels.items()}

@@ -1,0 +1,511 @@
+// (2048, torch.bfloat16, (('block_rows', 2), ('threads', 128)))
+#if defined(_MSC_VER) && !defined(__clang__) && _MSC_VER < 1940
+#define _tl_orig_alignas alignas
+#define alignas(N) _tl_orig_alignas((N) <= 64 ? (N) : 64)
+#include <cuda.h>
+#undef alignas
+#define alignas _tl_orig_alignas
+#endif
+#include <tl_templates/cuda/reduce.h>
+#include <tl_templates/cuda/scan.h>
+#include <tl_templates/cuda/ldsm.h>
+#include <tl_templates/cuda/threadblock_swizzle.h>
+#include <tl_templates/cuda/debug.h>
+#ifdef ENABLE_BF16
+#include <tl_templates/cuda/cuda_bf16_fallbacks.cuh>
+#endif
+
+extern "C" __global__ void rms_norm_kernel_kernel(bfloat16_t* __restrict__ Out, const bfloat16_t* __restrict__ W, const bfloat16_t* __restrict__ X, float eps, int rows);
+extern "C" __global__ void __launch_bounds__(128, 1) rms_norm_kernel_kernel(bfloat16_t* __restrict__ Out, const bfloat16_t* __restrict__ W, const bfloat16_t* __restrict__ X, float eps, int rows) {
+  float xs[32];
+  float squares[32];
+  float scale[2];
+  extern __shared__ __align__(1024) float workspace[];
+  #pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    bfloat16_t X_local_cast[8];
+    bfloat16_t broadcast_var = bfloat16_t(0x0p+0f/*0.000000e+00*/);
+    uint4 condval;
+    if ((((((int)blockIdx.x) * 2) + (i >> 1)) < rows)) {
+      condval = *(uint4*)(X + (((((int64_t)((int)blockIdx.x)) * (int64_t)4096) + (((int64_t)i) * (int64_t)1024)) + (((int64_t)((int)threadIdx.x)) * (int64_t)8)));
+    } else {
+      condval = make_uint4(__pack_nv_bfloat162(broadcast_var, broadcast_var), __pack_nv_bfloat162(broadcast_var, broadcast_var), __pack_nv_bfloat162(broadcast_var, broadcast_var), __pack_nv_bfloat162(broadcast_var, broadcast_var));
+    }
+    *(uint4*)(X_local_cast + 0) = condval;
+    for (int vec = 0; vec < 2; ++vec) {
+      float broadcast_var_1 = 0x0p+0f/*0.000000e+00*/;
+      float4 condval_1;
+      if (((((((int)blockIdx.x) * 2) + (i >> 1)) < rows) & (bool)1)) {
+        float4 __1;
+        uint2 v_ = *(uint2*)(X_local_cast + (vec * 4));
+        ((float2*)(&__1))[0] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v_))[0]);
+        ((float2*)(&__1))[1] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v_))[1]);
+        condval_1 = __1;
+      } else {
+        condval_1 = make_float4(broadcast_var_1, broadcast_var_1, broadcast_var_1, broadcast_var_1);
+      }
+      *(float4*)(xs + ((i * 8) + (vec * 4))) = condval_1;
+    }
+  }
+  #pragma unroll
+  for (int i_1 = 0; i_1 < 8; ++i_1) {
+    float4 __2;
+      float4 v__1 = *(float4*)(xs + (i_1 * 4));
+      __2.x = (v__1.x*v__1.x);
+      __2.y = (v__1.y*v__1.y);
+      __2.z = (v__1.z*v__1.z);
+      __2.w = (v__1.w*v__1.w);
+    *(float4*)(squares + (i_1 * 4)) = __2;
+  }
+  #pragma unroll
+  for (int i_2 = 0; i_2 < 2; ++i_2) {
+    scale[i_2] = 0x0p+0f/*0.000000e+00*/;
+    #pragma unroll
+    for (int rv = 0; rv < 16; ++rv) {
+      scale[i_2] = (scale[i_2] + squares[(((i_2 * 16) + ((rv & 1) * 8)) + (rv >> 1))]);
+    }
+    __syncthreads();
+    scale[i_2] = tl::AllReduce<tl::SumOp, 128, 1, 0, tl::NamedBarrier<128>>::run(scale[i_2], (&(workspace[0])));
+  }
+  #pragma unroll
+  for (int i_3 = 0; i_3 < 2; ++i_3) {
+    scale[i_3] = rsqrtf(((scale[i_3] / 0x1p+11f/*2.048000e+03*/) + eps));
+  }
+  #pragma unroll
+  for (int i_4 = 0; i_4 < 4; ++i_4) {
+    bfloat16_t W_local_cast_2[8];
+    bfloat16_t Out_local_cast_1[8];
+    if ((((((int)blockIdx.x) * 2) + (i_4 >> 1)) < rows) & (bool)1) {
+      *(uint4*)(W_local_cast_2 + 0) = *(uint4*)(W + (((i_4 & 1) * 1024) + (((int)threadIdx.x) * 8)));
+    }
+    for (int vec_1 = 0; vec_1 < 2; ++vec_1) {
+      if ((((((int)blockIdx.x) * 2) + (i_4 >> 1)) < rows) & (bool)1) {
+        uint2 __3;
+        float4 __4;
+          float4 __5;
+            float4 v__2 = *(float4*)(xs + ((i_4 * 8) + (vec_1 * 4)));
+            float4 v__3 = make_float4(scale[(i_4 >> 1)], scale[(i_4 >> 1)], scale[(i_4 >> 1)], scale[(i_4 >> 1)]);
+            __5.x = (v__2.x*v__3.x);
+            __5.y = (v__2.y*v__3.y);
+            __5.z = (v__2.z*v__3.z);
+            __5.w = (v__2.w*v__3.w);
+          float4 __6;
+          uint2 v__4 = *(uint2*)(W_local_cast_2 + (vec_1 * 4));
+          ((float2*)(&__6))[0] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v__4))[0]);
+          ((float2*)(&__6))[1] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v__4))[1]);
+          __4.x = (__5.x*__6.x);
+          __4.y = (__5.y*__6.y);
+          __4.z = (__5.z*__6.z);
+          __4.w = (__5.w*__6.w);
+        (reinterpret_cast<__nv_bfloat162*>(&__3))[0] = __float22bfloat162_rn(((float2*)(&__4))[0]);
+        (reinterpret_cast<__nv_bfloat162*>(&__3))[1] = __float22bfloat162_rn(((float2*)(&__4))[1]);
+        *(uint2*)(Out_local_cast_1 + (vec_1 * 4)) = __3;
+      }
+    }
+    if ((((((int)blockIdx.x) * 2) + (i_4 >> 1)) < rows) & (bool)1) {
+      *(uint4*)(Out + (((((int64_t)((int)blockIdx.x)) * (int64_t)4096) + (((int64_t)i_4) * (int64_t)1024)) + (((int64_t)((int)threadIdx.x)) * (int64_t)8))) = *(uint4*)(Out_local_cast_1 + 0);
+    }
+  }
+}
+
+
+
+// (4096, torch.bfloat16, (('block_rows', 2), ('threads', 128)))
+#if defined(_MSC_VER) && !defined(__clang__) && _MSC_VER < 1940
+#define _tl_orig_alignas alignas
+#define alignas(N) _tl_orig_alignas((N) <= 64 ? (N) : 64)
+#include <cuda.h>
+#undef alignas
+#define alignas _tl_orig_alignas
+#endif
+#include <tl_templates/cuda/reduce.h>
+#include <tl_templates/cuda/scan.h>
+#include <tl_templates/cuda/ldsm.h>
+#include <tl_templates/cuda/threadblock_swizzle.h>
+#include <tl_templates/cuda/debug.h>
+#ifdef ENABLE_BF16
+#include <tl_templates/cuda/cuda_bf16_fallbacks.cuh>
+#endif
+
+extern "C" __global__ void rms_norm_kernel_kernel(bfloat16_t* __restrict__ Out, const bfloat16_t* __restrict__ W, const bfloat16_t* __restrict__ X, float eps, int rows);
+extern "C" __global__ void __launch_bounds__(128, 1) rms_norm_kernel_kernel(bfloat16_t* __restrict__ Out, const bfloat16_t* __restrict__ W, const bfloat16_t* __restrict__ X, float eps, int rows) {
+  float xs[64];
+  float squares[64];
+  float scale[2];
+  extern __shared__ __align__(1024) float workspace[];
+  #pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    bfloat16_t X_local_cast[8];
+    bfloat16_t broadcast_var = bfloat16_t(0x0p+0f/*0.000000e+00*/);
+    uint4 condval;
+    if ((((((int)blockIdx.x) * 2) + (i >> 2)) < rows)) {
+      condval = *(uint4*)(X + (((((int64_t)((int)blockIdx.x)) * (int64_t)8192) + (((int64_t)i) * (int64_t)1024)) + (((int64_t)((int)threadIdx.x)) * (int64_t)8)));
+    } else {
+      condval = make_uint4(__pack_nv_bfloat162(broadcast_var, broadcast_var), __pack_nv_bfloat162(broadcast_var, broadcast_var), __pack_nv_bfloat162(broadcast_var, broadcast_var), __pack_nv_bfloat162(broadcast_var, broadcast_var));
+    }
+    *(uint4*)(X_local_cast + 0) = condval;
+    for (int vec = 0; vec < 2; ++vec) {
+      float broadcast_var_1 = 0x0p+0f/*0.000000e+00*/;
+      float4 condval_1;
+      if (((((((int)blockIdx.x) * 2) + (i >> 2)) < rows) & (bool)1)) {
+        float4 __1;
+        uint2 v_ = *(uint2*)(X_local_cast + (vec * 4));
+        ((float2*)(&__1))[0] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v_))[0]);
+        ((float2*)(&__1))[1] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v_))[1]);
+        condval_1 = __1;
+      } else {
+        condval_1 = make_float4(broadcast_var_1, broadcast_var_1, broadcast_var_1, broadcast_var_1);
+      }
+      *(float4*)(xs + ((i * 8) + (vec * 4))) = condval_1;
+    }
+  }
+  #pragma unroll
+  for (int i_1 = 0; i_1 < 16; ++i_1) {
+    float4 __2;
+      float4 v__1 = *(float4*)(xs + (i_1 * 4));
+      __2.x = (v__1.x*v__1.x);
+      __2.y = (v__1.y*v__1.y);
+      __2.z = (v__1.z*v__1.z);
+      __2.w = (v__1.w*v__1.w);
+    *(float4*)(squares + (i_1 * 4)) = __2;
+  }
+  #pragma unroll
+  for (int i_2 = 0; i_2 < 2; ++i_2) {
+    scale[i_2] = 0x0p+0f/*0.000000e+00*/;
+    #pragma unroll
+    for (int rv = 0; rv < 32; ++rv) {
+      scale[i_2] = (scale[i_2] + squares[(((i_2 * 32) + ((rv & 3) * 8)) + (rv >> 2))]);
+    }
+    __syncthreads();
+    scale[i_2] = tl::AllReduce<tl::SumOp, 128, 1, 0, tl::NamedBarrier<128>>::run(scale[i_2], (&(workspace[0])));
+  }
+  #pragma unroll
+  for (int i_3 = 0; i_3 < 2; ++i_3) {
+    scale[i_3] = rsqrtf(((scale[i_3] / 0x1p+12f/*4.096000e+03*/) + eps));
+  }
+  #pragma unroll
+  for (int i_4 = 0; i_4 < 8; ++i_4) {
+    bfloat16_t W_local_cast_2[8];
+    bfloat16_t Out_local_cast_1[8];
+    if ((((((int)blockIdx.x) * 2) + (i_4 >> 2)) < rows) & (bool)1) {
+      *(uint4*)(W_local_cast_2 + 0) = *(uint4*)(W + (((i_4 & 3) * 1024) + (((int)threadIdx.x) * 8)));
+    }
+    for (int vec_1 = 0; vec_1 < 2; ++vec_1) {
+      if ((((((int)blockIdx.x) * 2) + (i_4 >> 2)) < rows) & (bool)1) {
+        uint2 __3;
+        float4 __4;
+          float4 __5;
+            float4 v__2 = *(float4*)(xs + ((i_4 * 8) + (vec_1 * 4)));
+            float4 v__3 = make_float4(scale[(i_4 >> 2)], scale[(i_4 >> 2)], scale[(i_4 >> 2)], scale[(i_4 >> 2)]);
+            __5.x = (v__2.x*v__3.x);
+            __5.y = (v__2.y*v__3.y);
+            __5.z = (v__2.z*v__3.z);
+            __5.w = (v__2.w*v__3.w);
+          float4 __6;
+          uint2 v__4 = *(uint2*)(W_local_cast_2 + (vec_1 * 4));
+          ((float2*)(&__6))[0] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v__4))[0]);
+          ((float2*)(&__6))[1] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v__4))[1]);
+          __4.x = (__5.x*__6.x);
+          __4.y = (__5.y*__6.y);
+          __4.z = (__5.z*__6.z);
+          __4.w = (__5.w*__6.w);
+        (reinterpret_cast<__nv_bfloat162*>(&__3))[0] = __float22bfloat162_rn(((float2*)(&__4))[0]);
+        (reinterpret_cast<__nv_bfloat162*>(&__3))[1] = __float22bfloat162_rn(((float2*)(&__4))[1]);
+        *(uint2*)(Out_local_cast_1 + (vec_1 * 4)) = __3;
+      }
+    }
+    if ((((((int)blockIdx.x) * 2) + (i_4 >> 2)) < rows) & (bool)1) {
+      *(uint4*)(Out + (((((int64_t)((int)blockIdx.x)) * (int64_t)8192) + (((int64_t)i_4) * (int64_t)1024)) + (((int64_t)((int)threadIdx.x)) * (int64_t)8))) = *(uint4*)(Out_local_cast_1 + 0);
+    }
+  }
+}
+
+
+
+// (5120, torch.bfloat16, (('block_rows', 2), ('threads', 128)))
+#if defined(_MSC_VER) && !defined(__clang__) && _MSC_VER < 1940
+#define _tl_orig_alignas alignas
+#define alignas(N) _tl_orig_alignas((N) <= 64 ? (N) : 64)
+#include <cuda.h>
+#undef alignas
+#define alignas _tl_orig_alignas
+#endif
+#include <tl_templates/cuda/reduce.h>
+#include <tl_templates/cuda/scan.h>
+#include <tl_templates/cuda/ldsm.h>
+#include <tl_templates/cuda/threadblock_swizzle.h>
+#include <tl_templates/cuda/debug.h>
+#ifdef ENABLE_BF16
+#include <tl_templates/cuda/cuda_bf16_fallbacks.cuh>
+#endif
+
+extern "C" __global__ void rms_norm_kernel_kernel(bfloat16_t* __restrict__ Out, const bfloat16_t* __restrict__ W, const bfloat16_t* __restrict__ X, float eps, int rows);
+extern "C" __global__ void __launch_bounds__(128, 1) rms_norm_kernel_kernel(bfloat16_t* __restrict__ Out, const bfloat16_t* __restrict__ W, const bfloat16_t* __restrict__ X, float eps, int rows) {
+  float xs[80];
+  float squares[80];
+  float scale[2];
+  extern __shared__ __align__(1024) float workspace[];
+  #pragma unroll
+  for (int i = 0; i < 10; ++i) {
+    bfloat16_t X_local_cast[8];
+    bfloat16_t broadcast_var = bfloat16_t(0x0p+0f/*0.000000e+00*/);
+    uint4 condval;
+    if ((((((int)blockIdx.x) * 2) + (i / 5)) < rows)) {
+      condval = *(uint4*)(X + (((((int64_t)((int)blockIdx.x)) * (int64_t)10240) + (((int64_t)i) * (int64_t)1024)) + (((int64_t)((int)threadIdx.x)) * (int64_t)8)));
+    } else {
+      condval = make_uint4(__pack_nv_bfloat162(broadcast_var, broadcast_var), __pack_nv_bfloat162(broadcast_var, broadcast_var), __pack_nv_bfloat162(broadcast_var, broadcast_var), __pack_nv_bfloat162(broadcast_var, broadcast_var));
+    }
+    *(uint4*)(X_local_cast + 0) = condval;
+    for (int vec = 0; vec < 2; ++vec) {
+      float broadcast_var_1 = 0x0p+0f/*0.000000e+00*/;
+      float4 condval_1;
+      if (((((((int)blockIdx.x) * 2) + (i / 5)) < rows) & (bool)1)) {
+        float4 __1;
+        uint2 v_ = *(uint2*)(X_local_cast + (vec * 4));
+        ((float2*)(&__1))[0] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v_))[0]);
+        ((float2*)(&__1))[1] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v_))[1]);
+        condval_1 = __1;
+      } else {
+        condval_1 = make_float4(broadcast_var_1, broadcast_var_1, broadcast_var_1, broadcast_var_1);
+      }
+      *(float4*)(xs + ((i * 8) + (vec * 4))) = condval_1;
+    }
+  }
+  #pragma unroll
+  for (int i_1 = 0; i_1 < 20; ++i_1) {
+    float4 __2;
+      float4 v__1 = *(float4*)(xs + (i_1 * 4));
+      __2.x = (v__1.x*v__1.x);
+      __2.y = (v__1.y*v__1.y);
+      __2.z = (v__1.z*v__1.z);
+      __2.w = (v__1.w*v__1.w);
+    *(float4*)(squares + (i_1 * 4)) = __2;
+  }
+  #pragma unroll
+  for (int i_2 = 0; i_2 < 2; ++i_2) {
+    scale[i_2] = 0x0p+0f/*0.000000e+00*/;
+    #pragma unroll
+    for (int rv = 0; rv < 40; ++rv) {
+      scale[i_2] = (scale[i_2] + squares[(((i_2 * 40) + ((rv % 5) * 8)) + (rv / 5))]);
+    }
+    __syncthreads();
+    scale[i_2] = tl::AllReduce<tl::SumOp, 128, 1, 0, tl::NamedBarrier<128>>::run(scale[i_2], (&(workspace[0])));
+  }
+  #pragma unroll
+  for (int i_3 = 0; i_3 < 2; ++i_3) {
+    scale[i_3] = rsqrtf(((scale[i_3] / 0x1.4p+12f/*5.120000e+03*/) + eps));
+  }
+  #pragma unroll
+  for (int i_4 = 0; i_4 < 10; ++i_4) {
+    bfloat16_t W_local_cast_2[8];
+    bfloat16_t Out_local_cast_1[8];
+    if ((((((int)blockIdx.x) * 2) + (i_4 / 5)) < rows) & (bool)1) {
+      *(uint4*)(W_local_cast_2 + 0) = *(uint4*)(W + (((i_4 % 5) * 1024) + (((int)threadIdx.x) * 8)));
+    }
+    for (int vec_1 = 0; vec_1 < 2; ++vec_1) {
+      if ((((((int)blockIdx.x) * 2) + (i_4 / 5)) < rows) & (bool)1) {
+        uint2 __3;
+        float4 __4;
+          float4 __5;
+            float4 v__2 = *(float4*)(xs + ((i_4 * 8) + (vec_1 * 4)));
+            float4 v__3 = make_float4(scale[(i_4 / 5)], scale[(i_4 / 5)], scale[(i_4 / 5)], scale[(i_4 / 5)]);
+            __5.x = (v__2.x*v__3.x);
+            __5.y = (v__2.y*v__3.y);
+            __5.z = (v__2.z*v__3.z);
+            __5.w = (v__2.w*v__3.w);
+          float4 __6;
+          uint2 v__4 = *(uint2*)(W_local_cast_2 + (vec_1 * 4));
+          ((float2*)(&__6))[0] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v__4))[0]);
+          ((float2*)(&__6))[1] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v__4))[1]);
+          __4.x = (__5.x*__6.x);
+          __4.y = (__5.y*__6.y);
+          __4.z = (__5.z*__6.z);
+          __4.w = (__5.w*__6.w);
+        (reinterpret_cast<__nv_bfloat162*>(&__3))[0] = __float22bfloat162_rn(((float2*)(&__4))[0]);
+        (reinterpret_cast<__nv_bfloat162*>(&__3))[1] = __float22bfloat162_rn(((float2*)(&__4))[1]);
+        *(uint2*)(Out_local_cast_1 + (vec_1 * 4)) = __3;
+      }
+    }
+    if ((((((int)blockIdx.x) * 2) + (i_4 / 5)) < rows) & (bool)1) {
+      *(uint4*)(Out + (((((int64_t)((int)blockIdx.x)) * (int64_t)10240) + (((int64_t)i_4) * (int64_t)1024)) + (((int64_t)((int)threadIdx.x)) * (int64_t)8))) = *(uint4*)(Out_local_cast_1 + 0);
+    }
+  }
+}
+
+
+
+// (1000, torch.bfloat16, (('block_rows', 2), ('threads', 128)))
+#if defined(_MSC_VER) && !defined(__clang__) && _MSC_VER < 1940
+#define _tl_orig_alignas alignas
+#define alignas(N) _tl_orig_alignas((N) <= 64 ? (N) : 64)
+#include <cuda.h>
+#undef alignas
+#define alignas _tl_orig_alignas
+#endif
+#include <tl_templates/cuda/reduce.h>
+#include <tl_templates/cuda/scan.h>
+#include <tl_templates/cuda/ldsm.h>
+#include <tl_templates/cuda/threadblock_swizzle.h>
+#include <tl_templates/cuda/debug.h>
+#ifdef ENABLE_BF16
+#include <tl_templates/cuda/cuda_bf16_fallbacks.cuh>
+#endif
+
+extern "C" __global__ void rms_norm_kernel_kernel(bfloat16_t* __restrict__ Out, const bfloat16_t* __restrict__ W, const bfloat16_t* __restrict__ X, float eps, int rows);
+extern "C" __global__ void __launch_bounds__(128, 1) rms_norm_kernel_kernel(bfloat16_t* __restrict__ Out, const bfloat16_t* __restrict__ W, const bfloat16_t* __restrict__ X, float eps, int rows) {
+  float xs[16];
+  float squares[16];
+  float scale[2];
+  extern __shared__ __align__(1024) float workspace[];
+  #pragma unroll
+  for (int i = 0; i < 2; ++i) {
+    bfloat16_t X_local_cast[8];
+    bfloat16_t broadcast_var = bfloat16_t(0x0p+0f/*0.000000e+00*/);
+    uint4 condval;
+    if (((((int)threadIdx.x) < 125) && (((((int)blockIdx.x) * 2) + i) < rows))) {
+      condval = *(uint4*)(X + (((((int64_t)((int)blockIdx.x)) * (int64_t)2000) + (((int64_t)i) * (int64_t)1000)) + (((int64_t)((int)threadIdx.x)) * (int64_t)8)));
+    } else {
+      condval = make_uint4(__pack_nv_bfloat162(broadcast_var, broadcast_var), __pack_nv_bfloat162(broadcast_var, broadcast_var), __pack_nv_bfloat162(broadcast_var, broadcast_var), __pack_nv_bfloat162(broadcast_var, broadcast_var));
+    }
+    *(uint4*)(X_local_cast + 0) = condval;
+    for (int vec = 0; vec < 2; ++vec) {
+      float broadcast_var_1 = 0x0p+0f/*0.000000e+00*/;
+      float4 condval_1;
+      if (((((((int)blockIdx.x) * 2) + i) < rows) & (((int)threadIdx.x) < 125))) {
+        float4 __1;
+        uint2 v_ = *(uint2*)(X_local_cast + (vec * 4));
+        ((float2*)(&__1))[0] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v_))[0]);
+        ((float2*)(&__1))[1] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v_))[1]);
+        condval_1 = __1;
+      } else {
+        condval_1 = make_float4(broadcast_var_1, broadcast_var_1, broadcast_var_1, broadcast_var_1);
+      }
+      *(float4*)(xs + ((i * 8) + (vec * 4))) = condval_1;
+    }
+  }
+  #pragma unroll
+  for (int i_1 = 0; i_1 < 4; ++i_1) {
+    float4 __2;
+      float4 v__1 = *(float4*)(xs + (i_1 * 4));
+      __2.x = (v__1.x*v__1.x);
+      __2.y = (v__1.y*v__1.y);
+      __2.z = (v__1.z*v__1.z);
+      __2.w = (v__1.w*v__1.w);
+    *(float4*)(squares + (i_1 * 4)) = __2;
+  }
+  #pragma unroll
+  for (int i_2 = 0; i_2 < 2; ++i_2) {
+    scale[i_2] = 0x0p+0f/*0.000000e+00*/;
+    #pragma unroll
+    for (int rv = 0; rv < 8; ++rv) {
+      scale[i_2] = (scale[i_2] + squares[((i_2 * 8) + rv)]);
+    }
+    __syncthreads();
+    scale[i_2] = tl::AllReduce<tl::SumOp, 128, 1, 0, tl::NamedBarrier<128>>::run(scale[i_2], (&(workspace[0])));
+  }
+  #pragma unroll
+  for (int i_3 = 0; i_3 < 2; ++i_3) {
+    scale[i_3] = rsqrtf(((scale[i_3] / 0x1.f4p+9f/*1.000000e+03*/) + eps));
+  }
+  #pragma unroll
+  for (int i_4 = 0; i_4 < 2; ++i_4) {
+    bfloat16_t W_local_cast_2[8];
+    bfloat16_t Out_local_cast_1[8];
+    if ((((((int)blockIdx.x) * 2) + i_4) < rows) & (((int)threadIdx.x) < 125)) {
+      *(uint4*)(W_local_cast_2 + 0) = *(uint4*)(W + (((int)threadIdx.x) * 8));
+    }
+    for (int vec_1 = 0; vec_1 < 2; ++vec_1) {
+      if ((((((int)blockIdx.x) * 2) + i_4) < rows) & (((int)threadIdx.x) < 125)) {
+        uint2 __3;
+        float4 __4;
+          float4 __5;
+            float4 v__2 = *(float4*)(xs + ((i_4 * 8) + (vec_1 * 4)));
+            float4 v__3 = make_float4(scale[i_4], scale[i_4], scale[i_4], scale[i_4]);
+            __5.x = (v__2.x*v__3.x);
+            __5.y = (v__2.y*v__3.y);
+            __5.z = (v__2.z*v__3.z);
+            __5.w = (v__2.w*v__3.w);
+          float4 __6;
+          uint2 v__4 = *(uint2*)(W_local_cast_2 + (vec_1 * 4));
+          ((float2*)(&__6))[0] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v__4))[0]);
+          ((float2*)(&__6))[1] = __bfloat1622float2((reinterpret_cast<__nv_bfloat162*>(&v__4))[1]);
+          __4.x = (__5.x*__6.x);
+          __4.y = (__5.y*__6.y);
+          __4.z = (__5.z*__6.z);
+          __4.w = (__5.w*__6.w);
+        (reinterpret_cast<__nv_bfloat162*>(&__3))[0] = __float22bfloat162_rn(((float2*)(&__4))[0]);
+        (reinterpret_cast<__nv_bfloat162*>(&__3))[1] = __float22bfloat162_rn(((float2*)(&__4))[1]);
+        *(uint2*)(Out_local_cast_1 + (vec_1 * 4)) = __3;
+      }
+    }
+    if ((((((int)blockIdx.x) * 2) + i_4) < rows) & (((int)threadIdx.x) < 125)) {
+      *(uint4*)(Out + (((((int64_t)((int)blockIdx.x)) * (int64_t)2000) + (((int64_t)i_4) * (int64_t)1000)) + (((int64_t)((int)threadIdx.x)) * (int64_t)8))) = *(uint4*)(Out_local_cast_1 + 0);
+    }
+  }
+}
+
+
+
+// (4097, torch.bfloat16, (('block_rows', 2), ('threads', 128)))
+#if defined(_MSC_VER) && !defined(__clang__) && _MSC_VER < 1940
+#define _tl_orig_alignas alignas
+#define alignas(N) _tl_orig_alignas((N) <= 64 ? (N) : 64)
+#include <cuda.h>
+#undef alignas
+#define alignas _tl_orig_alignas
+#endif
+#include <tl_templates/cuda/reduce.h>
+#include <tl_templates/cuda/scan.h>
+#include <tl_templates/cuda/ldsm.h>
+#include <tl_templates/cuda/threadblock_swizzle.h>
+#include <tl_templates/cuda/debug.h>
+#ifdef ENABLE_BF16
+#include <tl_templates/cuda/cuda_bf16_fallbacks.cuh>
+#endif
+
+extern "C" __global__ void rms_norm_kernel_kernel(bfloat16_t* __restrict__ Out, const bfloat16_t* __restrict__ W, const bfloat16_t* __restrict__ X, float eps, int rows);
+extern "C" __global__ void __launch_bounds__(128, 1) rms_norm_kernel_kernel(bfloat16_t* __restrict__ Out, const bfloat16_t* __restrict__ W, const bfloat16_t* __restrict__ X, float eps, int rows) {
+  float xs[66];
+  float squares[66];
+  float scale[2];
+  extern __shared__ __align__(1024) float workspace[];
+  #pragma unroll
+  for (int i = 0; i < 66; ++i) {
+    float condval;
+    if (((((((int)blockIdx.x) * 2) + (i / 33)) < rows) & ((((i % 33) * 128) + ((int)threadIdx.x)) < 4097))) {
+      condval = ((float)X[((((((int64_t)((int)blockIdx.x)) * (int64_t)8194) + ((((int64_t)i) / (int64_t)33) * (int64_t)4097)) + ((((int64_t)i) % (int64_t)33) * (int64_t)128)) + ((int64_t)((int)threadIdx.x)))]);
+    } else {
+      condval = 0x0p+0f/*0.000000e+00*/;
+    }
+    xs[i] = condval;
+  }
+  #pragma unroll
+  for (int i_1 = 0; i_1 < 33; ++i_1) {
+    float2 __1;
+      float2 v_ = *(float2*)(xs + (i_1 * 2));
+      __1.x = (v_.x*v_.x);
+      __1.y = (v_.y*v_.y);
+    *(float2*)(squares + (i_1 * 2)) = __1;
+  }
+  #pragma unroll
+  for (int i_2 = 0; i_2 < 2; ++i_2) {
+    scale[i_2] = 0x0p+0f/*0.000000e+00*/;
+    #pragma unroll
+    for (int rv = 0; rv < 33; ++rv) {
+      scale[i_2] = (scale[i_2] + squares[((i_2 * 33) + rv)]);
+    }
+    __syncthreads();
+    scale[i_2] = tl::AllReduce<tl::SumOp, 128, 1, 0, tl::NamedBarrier<128>>::run(scale[i_2], (&(workspace[0])));
+  }
+  #pragma unroll
+  for (int i_3 = 0; i_3 < 2; ++i_3) {
+    scale[i_3] = rsqrtf(((scale[i_3] / 0x1.001p+12f/*4.097000e+03*/) + eps));
+  }
+  #pragma unroll
+  for (int i_4 = 0; i_4 < 66; ++i_4) {
+    if ((((((int)blockIdx.x) * 2) + (i_4 / 33)) < rows) & ((((i_4 % 33) * 128) + ((int)threadIdx.x)) < 4097)) {
+      Out[((((((int64_t)((int)blockIdx.x)) * (int64_t)8194) + ((((int64_t)i_4) / (int64_t)33) * (int64_t)4097)) + ((((int64_t)i_4) % (int64_t)33) * (int64_t)128)) + ((int64_t)((int)threadIdx.x)))] = ((bfloat16_t)((xs[i_4] * scale[(i_4 / 33)]) * ((float)W[(((i_4 % 33) * 128) + ((int)threadIdx.x))])));
+    }
+  }
+}
+
