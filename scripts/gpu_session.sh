@@ -16,7 +16,13 @@ LOGS=${GPU_SESSION_LOGS:-/tmp/gpu-session}
 mkdir -p "$FINAL" "$LOGS"
 export PYTHONUNBUFFERED=1
 step() { echo "== $1 ($(date +%T))"; }
-pack() { tar czf "$FINAL/session.tgz.tmp" -C "$LOGS" . && mv "$FINAL/session.tgz.tmp" "$FINAL/session.tgz"; }
+# Detached children (GPU_SESSION_CHILD) leave packing to the parent, whose $LOGS holds theirs.
+# tar exits 1 when a file changes while it reads (a child still writing): that pack is still good.
+pack() {
+  [ -n "${GPU_SESSION_CHILD:-}" ] && return
+  tar czf "$FINAL/session.tgz.tmp" --warning=no-file-changed -C "$LOGS" . ; [ $? -le 1 ] && \
+    mv "$FINAL/session.tgz.tmp" "$FINAL/session.tgz"
+}
 
 pack_runs() {
   mkdir -p "$LOGS/runs"
@@ -52,7 +58,7 @@ for s in "$@"; do
     tools-tests)
       # The harness's own GPU tests (adversarial GPU forms, illegal address, timing), not the kernel grid.
       step tools-tests
-      python3 -m pytest -q -m gpu tests/tools tests/agent tests/ui -p no:cacheprovider -rs --durations=8 \
+      python3 -m pytest -q -m gpu tests/tools tests/agent -p no:cacheprovider -rs --durations=8 \
         > "$LOGS/tools-tests.log" 2>&1
       tail -14 "$LOGS/tools-tests.log" ;;
     nt-tests)
@@ -83,28 +89,63 @@ for s in "$@"; do
       python3 -m agent bench rope rms_norm > "$LOGS/bench.txt" 2>&1
       grep -E "^(OK|FAILED)|wrote" "$LOGS/bench.txt"
       cp -r benchmarks/results "$LOGS/results" 2>/dev/null ;;
-    infer)
+    infer|infer:*)
       # The 1B configuration with seeded random weights: torch, then each backend, then compare.
-      mkdir -p "$LOGS/infer"
+      dtype=${s#infer}; dtype=${dtype#:}; dtype=${dtype:-bf16}
+      dir="$LOGS/infer-$dtype"; mkdir -p "$dir"
       for backend in torch tilelang ninetoothed; do
-        step "infer $backend"
-        python3 -m agent infer --backend "$backend" --prompt-len 128 --max-new-tokens 32 --warmup 1 --iters 3 \
-          --json "$LOGS/infer/$backend.json" > "$LOGS/infer/$backend.txt" 2>&1
-        grep -E "operators|prefill|decode|error" "$LOGS/infer/$backend.txt"
+        step "infer $backend $dtype"
+        python3 -m agent infer --backend "$backend" --dtype "$dtype" --prompt-len 128 --max-new-tokens 32 \
+          --warmup 1 --iters 3 --json "$dir/$backend.json" > "$dir/$backend.txt" 2>&1
+        grep -E "operators|prefill|decode|error" "$dir/$backend.txt"
       done
       for backend in tilelang ninetoothed; do
-        step "compare torch $backend"
-        python3 -m agent compare "$LOGS/infer/torch.json" "$LOGS/infer/$backend.json" \
-          > "$LOGS/infer/compare-torch-$backend.txt" 2>&1
-        cat "$LOGS/infer/compare-torch-$backend.txt"
+        step "compare torch $backend $dtype"
+        python3 -m agent compare "$dir/torch.json" "$dir/$backend.json" > "$dir/compare-torch-$backend.txt" 2>&1
+        cat "$dir/compare-torch-$backend.txt"
       done ;;
+    drift:*)
+      # drift:BACKEND:DTYPE -- where and why greedy tokens part from torch's (scripts/token_drift.py).
+      IFS=: read -r _ backend dtype <<< "$s"
+      step "token drift $backend $dtype"
+      python3 scripts/token_drift.py --backend "$backend" --dtype "$dtype" \
+        --json "$LOGS/drift-$backend-$dtype.json" > "$LOGS/drift-$backend-$dtype.txt" 2>&1
+      tail -4 "$LOGS/drift-$backend-$dtype.txt" ;;
+    detach:*)
+      # detach:GPU:step,step,... -- run those steps one after another on one GPU, detached (setsid);
+      # their logs go under $LOGS/gpuGPU and come back with the next pack. `wait-all` waits for them.
+      IFS=: read -r _ gpu steps <<< "$s"
+      step "detach GPU $gpu: $steps"
+      mkdir -p "$LOGS/gpu$gpu"
+      CUDA_VISIBLE_DEVICES=$gpu GPU_SESSION_CHILD=1 GPU_SESSION_LOGS="$LOGS/gpu$gpu" OUT="$LOGS/gpu$gpu/.out" \
+        setsid nohup bash "$0" ${steps//,/ } > "$LOGS/gpu$gpu/session.log" 2>&1 < /dev/null &
+      echo $! >> "$LOGS/children.pids" ;;
+    wait-all)
+      step wait-all
+      deadline=$(( $(date +%s) + ${WAIT_RUNS_S:-540} ))
+      alive() { [ -f "$LOGS/children.pids" ] && xargs -r ps -p < "$LOGS/children.pids" > /dev/null 2>&1; }
+      while alive && [ "$(date +%s)" -lt "$deadline" ]; do
+        sleep 15
+        pack_runs; pack
+      done
+      alive && echo "still running:" && xargs -r ps -o pid,etime,args -p < "$LOGS/children.pids"
+      for log in "$LOGS"/gpu*/session.log; do echo "-- $log"; tail -25 "$log"; done
+      pack_runs ;;
     optimize:*)
       IFS=: read -r _ op backend iters gpu <<< "$s"
-      step "optimize $op $backend x$iters on GPU ${gpu:-0} (detached)"
+      step "optimize $op $backend x$iters"
       mkdir -p runs
-      CUDA_VISIBLE_DEVICES=${gpu:-0} setsid nohup python3 -m agent optimize "$op" --backend "$backend" \
-        --iterations "$iters" > "$LOGS/optimize-$op-$backend.log" 2>&1 < /dev/null &
-      echo $! >> "$LOGS/optimize.pids" ;;
+      if [ -n "${GPU_SESSION_CHILD:-}" ]; then  # inside detach: one after another on this GPU
+        python3 -m agent optimize "$op" --backend "$backend" --iterations "$iters" \
+          > "$LOGS/optimize-$op-$backend.log" 2>&1 < /dev/null
+        tail -6 "$LOGS/optimize-$op-$backend.log"
+      else
+        CUDA_VISIBLE_DEVICES=${gpu:-0} setsid nohup python3 -m agent optimize "$op" --backend "$backend" \
+          --iterations "$iters" > "$LOGS/optimize-$op-$backend.log" 2>&1 < /dev/null &
+        echo $! >> "$LOGS/optimize.pids"
+      fi ;;
+    sleep:*)
+      sleep "${s#sleep:}" ;;
     wait-runs)
       step wait-runs
       deadline=$(( $(date +%s) + ${WAIT_RUNS_S:-540} ))
