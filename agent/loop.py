@@ -115,8 +115,11 @@ def _run(
     thread = {"configurable": {"thread_id": folder.run_id}, "recursion_limit": RECURSION_LIMIT}
     with SqliteSaver.from_conn_string(str(folder.checkpoints)) as saver:
         graph = build_graph(deps, saver)
-        if not fresh and not graph.get_state(thread).next:
-            final = graph.get_state(thread).values
+        # Finished only at END: a run killed between a node's end and the next checkpoint has no `next`
+        # but still a task (the node, its writes saved), which invoke(None) completes and goes on from.
+        snapshot = None if fresh else graph.get_state(thread)
+        if snapshot is not None and not snapshot.next and not snapshot.tasks:
+            final = snapshot.values
             folder.event("run_end", stop_reason=final.get("stop_reason"), note="already finished")
             return folder.update_run(status="finished")
         final = graph.invoke({} if fresh else None, thread)
