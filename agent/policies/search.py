@@ -7,12 +7,16 @@ one-line rationale. It is guided by what was measured, not a blind grid:
 2. try the untried neighbours of the best configuration, one key at a time,
    skipping directions that already lost from this best;
 3. then the catalogue's known designs for this op and backend;
-4. then configurations two steps away from the best.
+4. then configurations two steps away from the best;
+5. then the rest of the space, best predicted first: each value of each key is scored by
+   the mean fraction of copy bandwidth of the attempts that used it (a value not yet
+   measured gets the best score seen, so it is tried before known losers).
 """
 
 from __future__ import annotations
 
 import itertools
+import statistics
 
 from agent.policies.base import Attempt, Proposal, ProposalContext, Reflection, ReflectionContext
 from agent.policies.catalogue import designs
@@ -33,9 +37,34 @@ def _step(space: dict, config: dict, key: str, direction: int) -> dict | None:
     return {**config, key: values[index]}
 
 
+# Enumerating the rest of the space stops here (a few keys of a few values each are far below it).
+MAX_GRID = 4096
+
+
 def _describe(before: dict, after: dict) -> str:
     changes = [f"{k} {before[k]} -> {after[k]}" for k in after if before.get(k) != after[k]]
     return ", ".join(changes) or "no change"
+
+
+def _predicted(best: dict, space: dict, keys: list[str], attempts: list[Attempt]):
+    """Every configuration of the space, ranked by the sum of its values' measured scores."""
+    measured = [a for a in attempts if a.config and a.median_fraction_of_copy is not None]
+    if not measured or not keys:
+        return
+    top = max(a.median_fraction_of_copy for a in measured)
+
+    def score(key: str, value) -> float:
+        seen = [a.median_fraction_of_copy for a in measured if a.config.get(key) == value]
+        return statistics.mean(seen) if seen else top
+
+    grid = itertools.islice(itertools.product(*(space[k] for k in keys)), MAX_GRID)
+    ranked = sorted(
+        (dict(zip(keys, values, strict=True)) for values in grid),
+        key=lambda config: -sum(score(k, config[k]) for k in keys),
+    )
+    for config in ranked:
+        parts = ", ".join(f"{k}={config[k]} {score(k, config[k]):.2f}" for k in keys)
+        yield {**best, **config}, f"ranked by the attempts' mean fraction of copy per value ({parts})"
 
 
 class SearchPolicy:
@@ -93,6 +122,7 @@ class SearchPolicy:
                 second = _step(space, first, k2, d2) if first else None
                 if second:
                     yield second, f"two steps from the best, along {k1} and {k2}"
+        yield from _predicted(best, space, keys, attempts)
 
     def reflect(self, context: ReflectionContext) -> Reflection:
         """A factual reflection from the measurements: what changed, what it gave, what comes next."""
