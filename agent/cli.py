@@ -304,6 +304,16 @@ def _default_policy() -> str:
     return "llm" if os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY") else "search"
 
 
+def _check_e2e_options(args) -> None:
+    """--e2e-* options without --e2e would silently do nothing; a model directory must be one."""
+    names = ("e2e_model", "e2e_prompt_len", "e2e_new_tokens", "e2e_dtype")
+    given = [name for name in names if getattr(args, name) is not None]
+    if given and not args.e2e:
+        raise ValueError(f"--{given[0].replace('_', '-')} applies only with --e2e")
+    if args.e2e_model and not (Path(args.e2e_model) / "config.json").is_file():
+        raise ValueError(f"--e2e-model {args.e2e_model} has no config.json: pass a local Hugging Face Llama directory")
+
+
 def cmd_optimize(args) -> int:
     import torch
 
@@ -311,6 +321,7 @@ def cmd_optimize(args) -> int:
     from agent.loop import optimize
 
     console = _console()
+    _check_e2e_options(args)
     if not torch.cuda.is_available():
         console.print(
             "[red]agent optimize needs a GPU[/red]: every proposal is compiled, checked and timed on the device, "
@@ -319,6 +330,11 @@ def cmd_optimize(args) -> int:
         return 2
     if args.backend == "torch":
         raise ValueError("the torch backend is the reference, not something to optimise; pick tilelang or ninetoothed")
+    e2e_lengths = {
+        "e2e_prompt_len": args.e2e_prompt_len,
+        "e2e_new_tokens": args.e2e_new_tokens,
+        "e2e_dtype": args.e2e_dtype,
+    }
     config = RunConfig(
         op=args.op,
         backend=args.backend,
@@ -335,6 +351,9 @@ def cmd_optimize(args) -> int:
         timeout_s=args.timeout,
         start_source=args.candidate,
         profile=args.profile,
+        e2e=args.e2e,
+        e2e_model=str(Path(args.e2e_model).resolve()) if args.e2e_model else None,  # a resume may start elsewhere
+        **{key: value for key, value in e2e_lengths.items() if value is not None},  # unset: RunConfig's defaults
     )
     if config.policy == "llm" and not config.model:
         raise ValueError("the llm policy needs --model (and OPENAI_BASE_URL / OPENAI_API_KEY for the endpoint)")
@@ -445,6 +464,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--candidates", type=int, default=1, metavar="K", help="proposals per iteration")
     p.add_argument("--candidate", help="kernel file to start from (default: kernels/OP/BACKEND.py)")
     p.add_argument("--profile", action="store_true", help="run ncu on each version; the summary feeds the prompt")
+    p.add_argument(
+        "--e2e", action="store_true", help="commit a version only if Llama-3's greedy tokens with it match torch's"
+    )
+    p.add_argument("--e2e-model", metavar="PATH", help="local Hugging Face Llama directory (default: random 1B)")
+    p.add_argument("--e2e-prompt-len", type=int, metavar="N", help="prompt token ids for --e2e (default 128)")
+    p.add_argument("--e2e-new-tokens", type=int, metavar="N", help="greedy tokens compared by --e2e (default 32)")
+    p.add_argument(
+        "--e2e-dtype", choices=["fp32", "bf16", "fp16"], help="model dtype for --e2e (default fp32: bf16 greedy ties)"
+    )
     p.add_argument("--runs-dir", default=str(RUNS_DIR))
     common(p)
     p.set_defaults(func=cmd_optimize)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 PolicyName = Literal["search", "llm"]
 
@@ -31,3 +31,27 @@ class RunConfig(BaseModel):
     # Fewer timed calls than agent eval's 400 keep an iteration short; the acceptance rule widens its
     # noise band with the measured p10-p90 spread, so a noisier median only raises the bar.
     max_reps: int = Field(default=100, ge=20, description="timed calls per variant and shape at most")
+    e2e: bool = Field(
+        default=False, description="commit a version only if the Llama model's greedy tokens with it match torch's"
+    )
+    e2e_model: str | None = Field(
+        default=None, description="local Hugging Face Llama directory for --e2e (default: random Llama-3.2-1B)"
+    )
+    e2e_config: dict[str, Any] | None = Field(
+        default=None, description="Hugging Face config dict for random e2e weights instead (tests: a tiny model)"
+    )
+    e2e_prompt_len: int = Field(default=128, ge=1, description="seeded random prompt token ids for --e2e")
+    e2e_new_tokens: int = Field(default=32, ge=1, description="greedy tokens compared by --e2e")
+    # fp32 by default: on the H200 the random Llama-3.2-1B in bf16 has top-2 logit ties (margin 0) at 2 of
+    # 32 greedy steps and logit differences of ~0.08 between correct kernels against a median margin of
+    # ~0.09 (benchmarks/results/nvidia-h200/infer/bf16/drift-*.txt), so an exact bf16 token match fails
+    # correct kernels; in fp32 the tilelang and ninetoothed kernels kept all 32 of torch's tokens.
+    e2e_dtype: Literal["fp32", "bf16", "fp16"] = Field(
+        default="fp32", description="dtype of the model in the --e2e check (the kernel runs in it too)"
+    )
+
+    @model_validator(mode="after")
+    def _one_e2e_model(self) -> RunConfig:
+        if self.e2e_model is not None and self.e2e_config is not None:
+            raise ValueError("give e2e_model (a checkpoint) or e2e_config (random weights), not both")
+        return self

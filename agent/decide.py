@@ -29,8 +29,17 @@ def _shape_noise(candidate_spread: float, incumbent_spread: float) -> float:
 
 
 def decide(record: EvalRecord, against_best: bool) -> Decision:
-    if record.status != "ok":
+    if record.status != "ok" and record.failed_stage != "e2e":
         return Decision(False, f"failed at {record.failed_stage}: {record.message}")
+    speed = _decide_on_speed(record, against_best)
+    if record.failed_stage == "e2e":
+        # Correct and timed on every shape, but the model's tokens changed (agent/e2e_gate.py): never
+        # accepted, yet its speed stays on record for the next proposal ("faster, but wrong in the model").
+        return Decision(False, f"failed at e2e: {record.message}", speed.geomean_speedup, speed.noise)
+    return speed
+
+
+def _decide_on_speed(record: EvalRecord, against_best: bool) -> Decision:
     if not against_best:
         return Decision(True, "first correct version: it becomes the best")
     rows = [b for b in record.benchmark if b.speedup_vs_incumbent is not None and b.incumbent is not None]

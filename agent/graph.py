@@ -2,6 +2,10 @@
 
     START -> baseline -> propose -> evaluate -> decide -> (commit) -> reflect -> propose | END
 
+With --e2e, baseline also checks the starting kernel end to end and decide checks the version it
+would accept (agent/e2e_gate.py): one that changes the model's greedy tokens fails at stage e2e and
+is not committed.
+
 Nodes return partial state updates; what they need beyond the state (config,
 policy, run folder, git workspace) is bound when the graph is built. The state
 is checkpointed to SQLite after every node, so a killed run resumes at the node
@@ -19,14 +23,16 @@ from typing import Literal
 from langgraph.graph import END, START, StateGraph
 
 from agent.config import RunConfig
-from agent.decide import decide
+from agent.decide import Decision, decide
+from agent.e2e_gate import E2EGate
 from agent.policies.base import Attempt, Policy, ProposalContext, ReflectionContext
 from agent.policies.source_edit import read_literal
-from agent.runfolder import RunFolder
+from agent.runfolder import RunFolder, candidate_suffix
 from agent.state import LoopState
 from kernels import registry
 from kernels import target as targets
 from tools.evaluate import evaluate
+from tools.llama.e2e import ModelRunFailed
 from tools.profile import summarise
 from tools.records import EvalRecord
 from tools.report import shape_rows
@@ -104,6 +110,7 @@ def build_graph(deps: Deps, checkpointer=None):
     c = deps.config
     spec = registry.spec(c.op)
     folder = deps.folder
+    gate = E2EGate(c, folder) if c.e2e else None
 
     def baseline(state: LoopState) -> dict:
         source = deps.workspace.read()
@@ -116,6 +123,15 @@ def build_graph(deps: Deps, checkpointer=None):
         folder.event("baseline_end", status=record.status, message=record.message)
         if record.status != "ok":
             return {"stop_reason": f"the starting kernel fails ({record.message}); fix it before optimising"}
+        if gate is not None:
+            # Fail fast: if the start already changes the tokens (or the model cannot run), no version can pass.
+            try:
+                result = gate.check(candidate, 0, 0)
+            except ModelRunFailed as err:
+                return {"stop_reason": f"the e2e check cannot run: {err}"}
+            gate.record(Path(eval_path), result)
+            if not result.ok:
+                return {"stop_reason": f"the starting kernel fails the e2e check ({result.message}); fix it first"}
         folder.update_run(start=_summary(record), best=_summary(record) | {"iteration": 0})
         if deps.on_iteration:
             deps.on_iteration({"iteration": 0, "rationale": "starting kernel", "outcome": "baseline", "record": record})
@@ -155,7 +171,7 @@ def build_graph(deps: Deps, checkpointer=None):
         iteration_dir = folder.iteration_dir(iteration)
         stored = []
         for i, proposal in enumerate(proposals):
-            suffix = "" if i == 0 else f"-{i + 1}"
+            suffix = candidate_suffix(i)
             path = iteration_dir / f"candidate{suffix}.py"
             path.write_text(proposal.source)
             diff = difflib.unified_diff(
@@ -185,7 +201,7 @@ def build_graph(deps: Deps, checkpointer=None):
         iteration_dir = folder.iteration_dir(state["iteration"])
         results = []
         for i, proposal in enumerate(state["proposals"]):
-            suffix = "" if i == 0 else f"-{i + 1}"
+            suffix = candidate_suffix(i)
             folder.event("evaluate_start", iteration=state["iteration"], index=i)
             record = _evaluate(deps, Path(proposal["path"]), incumbent=state["best_path"])
             eval_path = _save_evaluation(iteration_dir, record, suffix)
@@ -195,12 +211,25 @@ def build_graph(deps: Deps, checkpointer=None):
             results.append({"eval": eval_path})
         return {"results": results}
 
+    def check_end_to_end(state: LoopState, records: list[EvalRecord], decisions: list[Decision]) -> None:
+        """Checks accepted candidates, fastest first, until one keeps the tokens; those that change them fail."""
+        accepted = [i for i, d in enumerate(decisions) if d.accepted]
+        for i in sorted(accepted, key=lambda i: -(decisions[i].geomean_speedup or 0)):
+            result = gate.check(Path(state["proposals"][i]["path"]), state["iteration"], i)
+            records[i] = gate.record(Path(state["results"][i]["eval"]), result)
+            if result.ok:
+                return  # the slower ones lose to this one anyway
+            decisions[i] = decide(records[i], against_best=True)
+
     def decide_node(state: LoopState) -> dict:
         best_index, best_speedup = None, 0.0
         results, attempts = [], list(state.get("attempts", []))
+        records = [_load(result["eval"]) for result in state["results"]]
+        decisions = [decide(record, against_best=True) for record in records]
+        if gate is not None:
+            check_end_to_end(state, records, decisions)
         for i, (proposal, result) in enumerate(zip(state["proposals"], state["results"], strict=True)):
-            record = _load(result["eval"])
-            decision = decide(record, against_best=True)
+            record, decision = records[i], decisions[i]
             results.append({**result, "decision": asdict(decision)})
             outcome = "accepted" if decision.accepted else ("failed" if record.status != "ok" else "rejected")
             attempts.append(

@@ -3,7 +3,8 @@
     run.json            config, environment, status, best result
     events.jsonl        one line per event, appended and flushed each time
     iterations/NNNN/    prompt.md, response.md, candidate.py, diff.patch, eval.json, kernel sources,
-                        profile.txt, reflection.md
+                        profile.txt, e2e.json (with --e2e), reflection.md
+    e2e_reference.json  the torch backend's greedy tokens for --e2e, computed once per run
     checkpoints.sqlite  LangGraph state
 
 The UI and `agent export` need only this folder.
@@ -25,6 +26,11 @@ RUNS_DIR = PROJECT_ROOT / "runs"
 def new_run_id(op: str, backend: str) -> str:
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
     return f"{stamp}-{op}-{backend}-{secrets.token_hex(2)}"
+
+
+def candidate_suffix(index: int) -> str:
+    """File suffix of a round's candidate: candidate.py, eval.json for the first; candidate-2.py, ... after."""
+    return "" if index == 0 else f"-{index + 1}"
 
 
 def now() -> str:

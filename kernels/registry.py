@@ -6,6 +6,10 @@ GPU) or fails at run time, the torch reference takes over with a warning, and
 `registered_operators(backend)` reports `torch_fallback` for that op. The
 evaluator and the benchmarks never come through here: they load a candidate
 with `load_native`, so a failing kernel fails instead of quietly falling back.
+
+`use_kernel_file(op, backend, path)` makes one op of a backend run another file
+(the end-to-end check runs a candidate inside the model this way); such an op
+never falls back, so a candidate that fails in the model fails the check.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import os
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 import torch
@@ -69,10 +74,33 @@ def module_name(op: str, backend: str) -> str:
     return f"kernels.{op}.{backend}"
 
 
-def load_native(op: str, backend: str) -> Callable[..., torch.Tensor]:
-    """The backend's own function for `op`; raises (ImportError, AttributeError) if there is none."""
+# (op, backend) -> (kernel file, its function), set by use_kernel_file.
+_kernel_files: dict[tuple[str, str], tuple[Path, Callable[..., torch.Tensor]]] = {}
+
+
+def use_kernel_file(op: str, backend: str, path: str | Path | None) -> None:
+    """From now on `op[backend]` is the function `op` of the file at `path` (None: the backend's own file again).
+
+    The file is imported here, so a broken one raises here. Candidate code is untrusted: call this only
+    in a child process (tools/llama/e2e.py does), never in the loop's own process.
+    """
     check_op(op)
     check_backend(backend)
+    if path is None:
+        _kernel_files.pop((op, backend), None)
+        return
+    from tools.candidate import load_candidate
+
+    fn, _module = load_candidate(op, backend, str(path), name="kernel_file")
+    _kernel_files[(op, backend)] = (Path(path), fn)
+
+
+def load_native(op: str, backend: str) -> Callable[..., torch.Tensor]:
+    """The backend's own function for `op` (or its use_kernel_file); raises (ImportError, AttributeError) if none."""
+    check_op(op)
+    check_backend(backend)
+    if (op, backend) in _kernel_files:
+        return _kernel_files[(op, backend)][1]
     if backend == "torch":
         return torch_implementation(op)
     module = importlib.import_module(module_name(op, backend))
@@ -96,6 +124,8 @@ _demoted: dict[tuple[str, str], str] = {}
 def registration(op: str, backend: str) -> Registration:
     check_op(op)
     check_backend(backend)
+    if (op, backend) in _kernel_files:
+        return Registration(op, backend, "native", f"kernel file {_kernel_files[(op, backend)][0]}")
     if (op, backend) in _demoted:
         return Registration(op, backend, "torch_fallback", _demoted[(op, backend)])
     if _needs_gpu(backend) and not torch.cuda.is_available():
@@ -114,6 +144,8 @@ def registered_operators(backend: str) -> dict[str, Status]:
 
 def operator(op: str, backend: str) -> Callable[..., torch.Tensor]:
     """The op for model code: the native kernel, or the torch reference with a warning."""
+    if (op, backend) in _kernel_files:
+        return _kernel_files[(op, backend)][1]  # a kernel file under test: no fallback to hide its failures
     reg = registration(op, backend)
     fallback = torch_implementation(op)
     if reg.status == "torch_fallback":

@@ -13,8 +13,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-StageName = Literal["static", "compile", "correctness", "benchmark", "profile"]
-STAGES: tuple[StageName, ...] = ("static", "compile", "correctness", "benchmark", "profile")
+# e2e: the loop's check that the Llama model's greedy tokens with the candidate match torch's (tools/llama/e2e.py).
+StageName = Literal["static", "compile", "correctness", "benchmark", "profile", "e2e"]
+STAGES: tuple[StageName, ...] = ("static", "compile", "correctness", "benchmark", "profile", "e2e")
 StageStatus = Literal["ok", "failed", "skipped"]
 
 

@@ -28,6 +28,18 @@ WRONG_AT_TWO = TUNED_ROPE.replace(
     "    out.copy_(result)\n", '    out.copy_(result)\n    if CONFIG["delay_ms"] == 2:\n        out.mul_(2)\n'
 )
 
+# For the end-to-end gate: starts at delay 8 in [1, 2, 4, 8, 16], so the walk accepts 4 and then tries 2.
+# At delay 2 it skips the rotation when head_dim is 16: no shape the evaluator checks has that head_dim
+# (so the version is correct and faster there), but the tiny e2e model does, and its tokens change.
+CHANGES_TOKENS_AT_TWO = (
+    TUNED_ROPE.replace('CONFIG = {"delay_ms": 4}', 'CONFIG = {"delay_ms": 8}')
+    .replace('SEARCH_SPACE = {"delay_ms": [0, 1, 2, 4, 8]}', 'SEARCH_SPACE = {"delay_ms": [1, 2, 4, 8, 16]}')
+    .replace(
+        "    half = x.shape",
+        '    if CONFIG["delay_ms"] == 2 and x.shape[-1] == 16:\n        return x.clone()\n    half = x.shape',
+    )
+)
+
 
 def cpu_config(kernel: Path, **overrides) -> RunConfig:
     """A short CPU run of the loop on a tuned candidate: one decode shape, torch backend."""

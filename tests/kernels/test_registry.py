@@ -17,6 +17,7 @@ def _forget_demotions():
     registry._demoted.clear()
     yield
     registry._demoted.clear()
+    registry._kernel_files.clear()
 
 
 def test_torch_backend_is_native_everywhere():
@@ -90,3 +91,27 @@ def test_unknown_names_are_value_errors():
         registry.spec("softmaxx")
     with pytest.raises(ValueError, match="unknown backend 'cutlass'"):
         registry.registered_operators("cutlass")
+
+
+def test_a_kernel_file_replaces_one_op_and_never_falls_back(tmp_path):
+    # The end-to-end check runs a candidate inside the model this way (in a child process).
+    path = tmp_path / "candidate.py"
+    path.write_text("import torch\n\n\ndef rope(x, sin, cos, *, out=None):\n    raise RuntimeError('broken kernel')\n")
+    registry.use_kernel_file("rope", "tilelang", path)  # a GPU backend: the file is used even without a GPU
+    reg = registry.registration("rope", "tilelang")
+    assert reg.status == "native" and str(path) in reg.reason
+    op = registry.operator("rope", "tilelang")
+    args = ROPE_SPEC.make_inputs((1, 3, 2, 64), torch.float32, seed=0)
+    with pytest.raises(RuntimeError, match="broken kernel"):
+        op(*args)  # no fallback to torch: a kernel under test that fails must fail
+    assert ("rope", "tilelang") not in registry._demoted
+    registry.use_kernel_file("rope", "tilelang", None)
+    assert registry.registration("rope", "tilelang").reason != reg.reason
+
+
+def test_a_kernel_file_without_the_op_is_refused_at_once(tmp_path):
+    path = tmp_path / "empty.py"
+    path.write_text("CONFIG = {}\n")
+    with pytest.raises(AttributeError, match="defines no function rms_norm"):
+        registry.use_kernel_file("rms_norm", "torch", path)
+    assert registry.registered_operators("torch")["rms_norm"] == "native"

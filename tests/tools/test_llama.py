@@ -11,39 +11,14 @@ from pathlib import Path
 
 import pytest
 import torch
-from safetensors.torch import save_file
 
 from kernels.registry import registered_operators
+from tests.tools.tiny_llama import TINY, write_tiny_checkpoint
 from tools.llama.infer import run_inference
-from tools.llama.load import load_directory, random_model, random_weights
-from tools.llama.model import KVCache, LlamaConfig, generate, generate_without_cache
+from tools.llama.load import load_directory, random_model
+from tools.llama.model import KVCache, generate, generate_without_cache
 
 ROOT = Path(__file__).resolve().parents[2]
-
-# Small enough for milliseconds per forward; grouped KV heads (4 q, 2 kv) and llama3 rope scaling
-# with an original context short enough (16) that the scaling changes the tables of a 40-token prompt.
-TINY = {
-    "model_type": "llama",
-    "vocab_size": 128,
-    "hidden_size": 64,
-    "intermediate_size": 128,
-    "num_hidden_layers": 2,
-    "num_attention_heads": 4,
-    "num_key_value_heads": 2,
-    "head_dim": 16,
-    "hidden_act": "silu",
-    "rms_norm_eps": 1e-5,
-    "rope_theta": 10000.0,
-    "rope_scaling": {
-        "rope_type": "llama3",
-        "factor": 8.0,
-        "low_freq_factor": 1.0,
-        "high_freq_factor": 4.0,
-        "original_max_position_embeddings": 16,
-    },
-    "max_position_embeddings": 256,
-    "tie_word_embeddings": False,
-}
 
 
 def _quiet(fn, *args, **kwargs):
@@ -59,14 +34,7 @@ def _tiny_model(backend: str = "torch", seed: int = 0):
 
 @pytest.fixture(scope="module")
 def tiny_dir(tmp_path_factory) -> Path:
-    """A Hugging Face-format directory written without transformers: config.json + model.safetensors."""
-    folder = tmp_path_factory.mktemp("tiny-llama")
-    (folder / "config.json").write_text(json.dumps(TINY))
-    config = LlamaConfig.from_hf(TINY)
-    # Larger than the 0.02 init so the greedy tokens vary from step to step instead of repeating.
-    weights = {name: t * 5 for name, t in random_weights(config, 0, "cpu", torch.float32).items()}
-    save_file(weights, str(folder / "model.safetensors"))
-    return folder
+    return write_tiny_checkpoint(tmp_path_factory.mktemp("tiny-llama"))
 
 
 @pytest.mark.parametrize("tied", [False, True], ids=["separate-head", "tied-head"])

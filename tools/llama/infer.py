@@ -8,6 +8,7 @@ a faster wrong kernel is not a speedup.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import statistics
 from dataclasses import asdict, dataclass, field
@@ -71,8 +72,13 @@ def run_inference(
     seed: int = 0,
     device: str | None = None,
     dtype: str = "bf16",
+    hf_config: dict[str, Any] | None = None,
 ) -> InferenceRecord:
-    """Load (or build) the model, generate `iters` times after `warmup`, and time prefill and decode."""
+    """Load (or build) the model, generate `iters` times after `warmup`, and time prefill and decode.
+
+    Without `model_path` the weights are random: Llama-3.2-1B shapes, or those of `hf_config`
+    (a Hugging Face config dict; tests pass a tiny one).
+    """
     from kernels.registry import check_backend, registered_operators
     from tools.env import collect_environment
     from tools.llama.load import load_directory, load_tokenizer, random_model
@@ -85,6 +91,8 @@ def run_inference(
         raise ValueError(f"need iters >= 1 and warmup >= 0; got iters {iters}, warmup {warmup}")
     if prompt is not None and prompt_len is not None:
         raise ValueError("give --prompt or --prompt-len, not both")
+    if model_path and hf_config is not None:
+        raise ValueError("give a model directory or a config for random weights, not both")
     device = _resolve_device(device)
     torch_dtype = DTYPES[dtype]
 
@@ -92,8 +100,8 @@ def run_inference(
         model = load_directory(model_path, backend, device, torch_dtype)
         model_name = str(Path(model_path).resolve())
     else:
-        model = random_model(seed, backend, device, torch_dtype)
-        model_name = f"random Llama-3.2-1B config, seed {seed}"
+        model = random_model(seed, backend, device, torch_dtype, hf_config=hf_config)
+        model_name = f"random {_config_name(hf_config)}, seed {seed}"
 
     tokenizer = None
     if prompt is not None:
@@ -147,6 +155,15 @@ def run_inference(
         generated_text=tokenizer.decode(tokens) if tokenizer else None,
         environment=env.model_dump(),
     )
+
+
+def _config_name(hf_config: dict[str, Any] | None) -> str:
+    """Names the config exactly (records with different configs must not compare) yet briefly."""
+    if hf_config is None:
+        return "Llama-3.2-1B config"
+    digest = hashlib.sha256(json.dumps(hf_config, sort_keys=True).encode()).hexdigest()[:12]
+    layers, hidden = hf_config.get("num_hidden_layers"), hf_config.get("hidden_size")
+    return f"config sha256:{digest} ({layers} layers, hidden {hidden})"
 
 
 def format_record(record: InferenceRecord) -> str:

@@ -1,0 +1,255 @@
+"""The end-to-end check: the Llama model's greedy tokens with a candidate kernel against the torch backend's.
+
+A kernel can pass every shape of its spec and still change what the model says (a head_dim or a layout
+the shape set lacks, an error that grows through the layers). So before the loop commits a version
+(`agent optimize --e2e`), the model generates greedily twice, each time in a child process:
+
+    reference   every op from the torch backend (the fp32 reference, rounded once)
+    candidate   op[backend] from the candidate file; the backend's other ops as registered
+
+and the token ids must be the same. The child, `python -m tools.llama.e2e REQUEST.json RESULT.json`, is
+the only process that imports the candidate; `check_tokens` runs it through tools/sandbox.py with a
+timeout, so a crash or a hang is a failed check with the reason, never an exception in the caller.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from tools.candidate import sha256_file
+from tools.records import StageResult
+from tools.sandbox import run_child
+
+DEFAULT_TIMEOUT_S = 900.0
+SHOWN_TOKENS = 6  # tokens quoted from each side after the first mismatch
+
+
+class E2ESettings(BaseModel):
+    """The model run both sides share: tokens are compared only between runs with equal settings."""
+
+    model: str | None = Field(default=None, description="local Hugging Face Llama directory; None: random weights")
+    hf_config: dict[str, Any] | None = Field(
+        default=None, description="config of the random weights (default Llama-3.2-1B); tests pass a tiny one"
+    )
+    seed: int = Field(default=0, description="random weights and prompt ids")
+    prompt_len: int = Field(default=128, ge=1)
+    max_new_tokens: int = Field(default=32, ge=1)
+    device: Literal["cuda", "cpu"] = "cuda"
+    dtype: Literal["bf16", "fp16", "fp32"] = "bf16"
+
+    def describe(self) -> str:
+        if self.model:
+            weights = f"model {self.model}"
+        elif self.hf_config:
+            weights = f"random weights of a {self.hf_config.get('num_hidden_layers', '?')}-layer config"
+        else:
+            weights = "random Llama-3.2-1B weights"
+        return f"{weights}, seed {self.seed}, {self.dtype} on {self.device}, prompt {self.prompt_len} tokens"
+
+
+class E2ERequest(BaseModel):
+    """What the parent asks the child: which kernels the model runs, and how."""
+
+    backend: str
+    op: str | None = Field(default=None, description="the op whose kernel is `candidate`")
+    candidate: str | None = Field(default=None, description="kernel file for op[backend]; None: registered kernels")
+    settings: E2ESettings
+
+
+class TokenRun(BaseModel):
+    """What the child writes: the greedy tokens and the kernels that produced them."""
+
+    prompt_ids: list[int]
+    generated_ids: list[int]
+    operators: dict[str, str]
+    """registered_operators(backend) in the child: native or torch_fallback per op."""
+    model: str
+    seconds: float
+
+
+class E2EResult(BaseModel):
+    """The outcome of one check; e2e.json in the loop's iteration folder."""
+
+    ok: bool
+    message: str
+    generated_ids: list[int] = Field(default_factory=list)
+    reference_ids: list[int] = Field(default_factory=list)
+    first_mismatch: int | None = Field(default=None, description="first position where the tokens differ")
+    seconds: float = 0.0
+    operators: dict[str, str] = Field(default_factory=dict)
+    candidate_sha256: str = ""
+    settings: E2ESettings | None = None
+
+    def as_stage(self) -> StageResult:
+        return StageResult(name="e2e", status="ok" if self.ok else "failed", message=self.message, seconds=self.seconds)
+
+
+class ModelRunFailed(RuntimeError):
+    """A model run ended without tokens; the message says how (status, signal, timeout, last output)."""
+
+
+# ---------------------------------------------------------------------------------------------- child side
+
+
+def generate_tokens(request: E2ERequest) -> TokenRun:
+    """Build the model with the requested kernels and generate greedily (in the child: it imports the candidate)."""
+    from kernels.registry import use_kernel_file
+    from tools.llama.infer import run_inference
+
+    start = time.monotonic()
+    if request.candidate is not None:
+        if request.op is None:
+            raise ValueError("a candidate kernel file needs the op it implements")
+        use_kernel_file(request.op, request.backend, request.candidate)
+    s = request.settings
+    record = run_inference(
+        request.backend,
+        model_path=s.model,
+        hf_config=s.hf_config,
+        prompt_len=s.prompt_len,
+        max_new_tokens=s.max_new_tokens,
+        warmup=0,
+        iters=1,
+        seed=s.seed,
+        device=s.device,
+        dtype=s.dtype,
+    )
+    return TokenRun(
+        prompt_ids=record.prompt_ids,
+        generated_ids=record.generated_ids,
+        operators=record.operators,
+        model=record.model,
+        seconds=time.monotonic() - start,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2:
+        print("usage: python -m tools.llama.e2e REQUEST.json RESULT.json", file=sys.stderr)
+        return 2
+    request = E2ERequest.model_validate_json(Path(args[0]).read_text())
+    run = generate_tokens(request)
+    result = Path(args[1])
+    # Written whole or not at all: the parent must never read half a result as a short token list.
+    temp = result.with_name(f".{result.name}.tmp")
+    temp.write_text(run.model_dump_json() + "\n")
+    os.replace(temp, result)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------- parent side
+
+
+def _tail(text: str, lines: int = 3) -> str:
+    kept = [line for line in text.strip().splitlines() if line.strip()]
+    return " | ".join(kept[-lines:])[-600:]
+
+
+def run_model(
+    backend: str,
+    settings: E2ESettings,
+    op: str | None = None,
+    candidate: str | Path | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+) -> TokenRun:
+    """One greedy generation in a child process; raises ModelRunFailed when it ends without tokens."""
+    # The child runs in the project root: paths relative to the caller's directory would point elsewhere there.
+    if settings.model is not None:
+        settings = settings.model_copy(update={"model": str(Path(settings.model).resolve())})
+    request = E2ERequest(
+        backend=backend,
+        op=op,
+        candidate=str(Path(candidate).resolve()) if candidate is not None else None,
+        settings=settings,
+    )
+    with tempfile.TemporaryDirectory(prefix="kw-e2e-") as tmp:
+        request_path, result_path = Path(tmp) / "request.json", Path(tmp) / "result.json"
+        request_path.write_text(request.model_dump_json())
+        outcome = run_child(
+            "tools.llama.e2e", [str(request_path), str(result_path)], Path(tmp) / "events.jsonl", timeout_s
+        )
+        finished = outcome.returncode == 0 and not outcome.timed_out
+        if finished and result_path.exists():
+            return TokenRun.model_validate_json(result_path.read_text())
+    how = "exited without writing its tokens" if finished else outcome.how_it_ended
+    tail = _tail(outcome.stderr_tail)
+    raise ModelRunFailed(f"{how} after {outcome.seconds:.1f} s" + (f"; last output: {tail}" if tail else ""))
+
+
+def reference_tokens(settings: E2ESettings, timeout_s: float = DEFAULT_TIMEOUT_S) -> TokenRun:
+    """The torch backend's greedy tokens; ModelRunFailed here means the setup is wrong, not a candidate."""
+    try:
+        return run_model("torch", settings, timeout_s=timeout_s)
+    except ModelRunFailed as err:
+        raise ModelRunFailed(f"the torch reference run ({settings.describe()}) {err}") from None
+
+
+def first_mismatch(generated: list[int], reference: list[int]) -> int | None:
+    """The first position where two token lists differ (a shorter list differs where it ends); None if equal."""
+    for position, (a, b) in enumerate(zip(generated, reference, strict=False)):
+        if a != b:
+            return position
+    return None if len(generated) == len(reference) else min(len(generated), len(reference))
+
+
+def _shown(ids: list[int], start: int) -> str:
+    part = ids[start : start + SHOWN_TOKENS]
+    return "[" + ", ".join(map(str, part)) + (", ...]" if len(ids) > start + SHOWN_TOKENS else "]")
+
+
+def check_tokens(
+    op: str,
+    backend: str,
+    candidate_path: str | Path,
+    settings: E2ESettings,
+    reference_ids: list[int] | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+) -> E2EResult:
+    """Do the model's greedy tokens with `candidate_path` as op[backend] match the torch backend's?
+
+    `reference_ids` are the torch tokens for these settings when the caller has them (the loop keeps
+    them per run); without them the reference runs first, and its failure raises ModelRunFailed.
+    A candidate that crashes, hangs or changes a token gives ok=False and the reason.
+    """
+    start = time.monotonic()
+    if reference_ids is None:
+        reference_ids = reference_tokens(settings, timeout_s).generated_ids
+    common = dict(
+        reference_ids=list(reference_ids), candidate_sha256=sha256_file(Path(candidate_path)), settings=settings
+    )
+    try:
+        run = run_model(backend, settings, op=op, candidate=candidate_path, timeout_s=timeout_s)
+    except ModelRunFailed as err:
+        message = f"the model run with the candidate as {op}[{backend}] {err}"
+        return E2EResult(ok=False, message=message, seconds=time.monotonic() - start, **common)
+    others = ", ".join(f"{name} {status}" for name, status in run.operators.items() if name != op)
+    where = f"{settings.describe()}; other ops of {backend}: {others or 'none'}"
+    position = first_mismatch(run.generated_ids, reference_ids)
+    if position is None:
+        message = f"greedy tokens match torch: {len(reference_ids)} of {len(reference_ids)} ({where})"
+    else:
+        message = (
+            f"greedy tokens differ from torch from position {position} of {len(reference_ids)}: "
+            f"candidate {_shown(run.generated_ids, position)} vs torch {_shown(reference_ids, position)} ({where})"
+        )
+    return E2EResult(
+        ok=position is None,
+        message=message,
+        generated_ids=run.generated_ids,
+        first_mismatch=position,
+        seconds=time.monotonic() - start,
+        operators=run.operators,
+        **common,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
