@@ -8,121 +8,36 @@ iteration (-iteration.png) and the failed one's correctness errors (-errors.png)
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from agent.export import prompts_markdown
 from agent.runfolder import RunFolder
-
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-WIDTH, HEIGHT = 1440, 900  # a laptop screen
+from ui import browser as chrome
 
 pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium (apt-get install chromium chromium-driver)"
+    not chrome.CHROMIUM.exists(),
+    reason="needs Chromium at /usr/bin/chromium (apt-get install chromium chromium-driver)",
 )
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
 def ui_url(runs, tmp_path):
     """`agent ui --runs DIR --port N` in a child process, until it answers its health check."""
-    port = _free_port()
-    log = open(tmp_path / "agent-ui.log", "w")  # closed after the server stops
-    server = subprocess.Popen(
-        [sys.executable, "-m", "agent", "ui", "--runs", str(runs.root), "--port", str(port)],
-        cwd=ROOT,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # one group: `agent` and the streamlit server it starts
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
-                    if answer.read() == b"ok":
-                        break
-            except OSError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"agent ui did not serve: {(tmp_path / 'agent-ui.log').read_text()[-2000:]}")
-            time.sleep(0.2)
+    with chrome.serve(runs.root, tmp_path / "agent-ui.log") as url:
         yield url
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
-        log.close()
 
 
 @pytest.fixture
 def browser(tmp_path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
     downloads = tmp_path / "downloads"
     downloads.mkdir()
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={tempfile.mkdtemp(dir=tmp_path)}",
-        f"--window-size={WIDTH},{HEIGHT}",
-    ):
-        options.add_argument(flag)
-    options.add_experimental_option(
-        "prefs", {"download.default_directory": str(downloads), "download.prompt_for_download": False}
-    )
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
-    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
-    driver.downloads = downloads
+    driver = chrome.chromium(tmp_path, downloads)
     try:
         yield driver
     finally:
         driver.quit()
-
-
-def _screenshot(driver, path: Path) -> Path:
-    """The whole page at laptop width: the window grows to the page's height for the shot."""
-    from selenium.webdriver.common.by import By
-
-    main = driver.find_element(By.CSS_SELECTOR, '[data-testid="stMain"]')
-    driver.execute_script("arguments[0].scrollTo(0, 0)", main)
-    height = driver.execute_script("return arguments[0].scrollHeight", main)
-    driver.set_window_size(WIDTH, min(max(HEIGHT, height + 80), 4000))
-    time.sleep(1)  # let the chart and tables re-lay out at the new size
-    path.parent.mkdir(parents=True, exist_ok=True)
-    driver.save_screenshot(str(path))
-    driver.set_window_size(WIDTH, HEIGHT)
-    return path
 
 
 def test_review_a_run_in_the_browser(runs, ui_url, browser, tmp_path):
@@ -136,7 +51,7 @@ def test_review_a_run_in_the_browser(runs, ui_url, browser, tmp_path):
     shot = Path(os.environ.get("UI_SCREENSHOT") or tmp_path / "ui-run.png")
 
     def main_text() -> str:
-        return browser.find_element(By.CSS_SELECTOR, '[data-testid="stMain"]').text
+        return chrome.main_text(browser)
 
     def wait_for_text(text: str) -> None:
         try:
@@ -169,7 +84,7 @@ def test_review_a_run_in_the_browser(runs, ui_url, browser, tmp_path):
     target = browser.downloads / "prompts.md"
     wait.until(lambda _: target.exists() and not list(browser.downloads.glob("*.crdownload")), "no prompts.md")
     assert target.read_text() == prompts_markdown(RunFolder(runs.root / runs.llm))
-    run_shot = _screenshot(browser, shot)
+    run_shot = chrome.screenshot(browser, shot)
 
     # A click on the accepted point opens its iteration; the diff is on the first tab.
     (accepted,) = [
@@ -184,7 +99,7 @@ def test_review_a_run_in_the_browser(runs, ui_url, browser, tmp_path):
     wait_for_text("Iteration 1")
     wait_for_text('+CONFIG = {"delay_ms": 2}')
     assert "Accepted." in main_text() and "Commit" in main_text()
-    iteration_shot = _screenshot(browser, shot.with_name(f"{shot.stem}-iteration{shot.suffix}"))
+    iteration_shot = chrome.screenshot(browser, shot.with_name(f"{shot.stem}-iteration{shot.suffix}"))
 
     # The next iteration, a failed one: its errors are on the Correctness tab.
     browser.find_element(By.XPATH, '//a[contains(normalize-space(.), "iteration 2")]').click()
@@ -192,5 +107,5 @@ def test_review_a_run_in_the_browser(runs, ui_url, browser, tmp_path):
     tab = (By.XPATH, '//*[@role="tab"][contains(normalize-space(.), "Correctness")]')
     wait.until(ec.element_to_be_clickable(tab)).click()
     wait_for_text("hidden/seq1000-d96")
-    errors_shot = _screenshot(browser, shot.with_name(f"{shot.stem}-errors{shot.suffix}"))
+    errors_shot = chrome.screenshot(browser, shot.with_name(f"{shot.stem}-errors{shot.suffix}"))
     assert all(path.stat().st_size > 10_000 for path in (run_shot, iteration_shot, errors_shot))

@@ -114,6 +114,7 @@ selected = st.dataframe(
     hide_index=True,
     placeholder="-",
     width="stretch",
+    height="content" if len(table) <= 20 else "auto",  # every iteration of a short run, no inner scrolling
     on_select="rerun",
     selection_mode="single-row",
     key="iterations_table",
@@ -221,9 +222,9 @@ with right:
         "git branch": run.run.get("branch") or workspace.get("branch", "-"),
         "commits": len(run.run.get("commits") or []) or summary.accepted,
     }
-    st.table(
-        pd.DataFrame({"setting": list(settings), "value": [str(v) for v in settings.values()]}).set_index("setting")
-    )
+    # st.table renders its cells as Markdown, where a lone "-" is an empty list item (a bullet): show a dash.
+    values = ["—" if str(v).strip() in ("", "-") else str(v) for v in settings.values()]
+    st.table(pd.DataFrame({"setting": list(settings), "value": values}).set_index("setting"))
 smi = (run.run.get("environment") or {}).get("smi")
 if smi:
     with st.expander("nvidia-smi / mx-smi output"):

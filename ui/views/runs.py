@@ -49,24 +49,27 @@ table = pd.DataFrame(
         }
         for r in shown
     ],
+    # The run id and its status first, the start time and model last: at a laptop's width the table scrolls
+    # sideways from the right, where the least needed columns are.
     columns=[
         "run",
+        "status",
         "op",
         "backend",
         "policy",
-        "model",
-        "started",
         "iterations",
         "accepted",
         "best speedup",
         "best % of copy",
-        "status",
+        "started",
+        "model",
     ],
 )
 st.caption(
     f"{len(shown)} of {len(rows)} runs. Best speedup: the best version over the starting kernel (geomean over "
     "shapes); % of copy: its median shape against a device-to-device copy of the same bytes. Select a row to open it."
 )
+run_width = 16 + 8 * max((len(r.run_id) for r in shown), default=10)  # px: the whole id, never cut
 picked = st.dataframe(
     table,
     hide_index=True,
@@ -76,7 +79,7 @@ picked = st.dataframe(
     selection_mode="single-row",
     key="runs_table",
     column_config={
-        "run": st.column_config.TextColumn("run", width="medium"),
+        "run": st.column_config.TextColumn("run", width=run_width),
         "best speedup": st.column_config.NumberColumn("best speedup", format="%.2fx"),
         "best % of copy": st.column_config.NumberColumn("best % of copy", format="%.0f%%"),
     },

@@ -1,0 +1,109 @@
+"""Screenshots of the review UI over the committed example runs, for docs/screenshots/.
+
+Usage: python scripts/ui_screenshots.py [--runs examples/runs] [--out docs/screenshots] [--width 1440 --height 900]
+
+Starts `agent ui --runs RUNS` on a free 127.0.0.1 port, opens three pages in headless Chromium (Debian's
+`chromium` and `chromium-driver`, and `selenium`) and saves each, full page, at a laptop-sized window:
+
+    runs.png                      the runs page
+    run-rope-tilelang.png         the run page of the rope tilelang run (chart, iterations, best version)
+    iteration-rope-tilelang-2.png its accepted iteration 2, on the Diff tab
+
+Each shot waits until Streamlit has finished the page (no "Running..." widget, the expected text shown).
+The server and the browser are stopped at the end, also on errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ui import browser as chrome  # noqa: E402  (after the path: the script runs from a checkout)
+
+RUN = "20261129-131457-rope-tilelang-5df4"  # the example run with a commit: iteration 2 was accepted
+ACCEPTED = 2
+
+
+def _wait(driver, check, what: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} never showed; the page says:\n{chrome.main_text(driver)[:2000]}")
+        time.sleep(0.2)
+
+
+def _count(driver, css: str) -> int:
+    from selenium.webdriver.common.by import By
+
+    return len(driver.find_elements(By.CSS_SELECTOR, css))
+
+
+def _optimise(path: Path) -> None:
+    """Shrink the PNG losslessly with optipng when it is installed (it is not needed)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("optipng"):
+        subprocess.run(["optipng", "-quiet", "-o2", str(path)], check=False)
+
+
+def take(runs: Path, out: Path, width: int, height: int) -> list[Path]:
+    from urllib.parse import urlencode
+
+    shots = []
+    with tempfile.TemporaryDirectory(prefix="ui-shots-") as scratch:
+        work = Path(scratch)
+        with chrome.serve(runs, work / "agent-ui.log") as url:
+            driver = chrome.chromium(work, width=width, height=height)
+            try:
+
+                def shoot(name: str) -> None:
+                    time.sleep(1)  # the data grids draw on a canvas a moment after the DOM settles
+                    path = chrome.screenshot(driver, out / name, width, height)
+                    _optimise(path)
+                    shots.append(path)
+
+                # 1. The runs page: the table of the three example runs.
+                driver.get(url)
+                chrome.wait_rendered(driver, "Runs", "Open a run", "3 of 3 runs")
+                _wait(driver, lambda: _count(driver, '[data-testid="stDataFrame"] canvas') > 0, "the runs table")
+                shoot("runs.png")
+
+                # 2. The run page: metrics, the speed chart with one point per candidate, the tables.
+                driver.get(f"{url}/run?{urlencode({'run': RUN})}")
+                chrome.wait_rendered(driver, "rope[tilelang] · search policy", "Environment and configuration")
+                points = '[data-testid="stVegaLiteChart"] g.mark-symbol.role-mark path'
+                _wait(driver, lambda: _count(driver, points) >= 11, "11 points in the chart")
+                shoot("run-rope-tilelang.png")
+
+                # 3. The accepted iteration: its verdict, commit and the diff (the first tab).
+                driver.get(f"{url}/iteration?{urlencode({'run': RUN, 'iteration': ACCEPTED})}")
+                chrome.wait_rendered(
+                    driver, f"Iteration {ACCEPTED}", "Accepted.", '+CONFIG = {"block_rows": 32, "threads": 128}'
+                )
+                shoot(f"iteration-rope-tilelang-{ACCEPTED}.png")
+            finally:
+                driver.quit()
+    return shots
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=Path, default=ROOT / "examples" / "runs", help="folder of run folders")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots", help="where the PNGs go")
+    parser.add_argument("--width", type=int, default=chrome.WIDTH)
+    parser.add_argument("--height", type=int, default=chrome.HEIGHT, help="the least height; long pages grow")
+    args = parser.parse_args(argv)
+    for path in take(args.runs.resolve(), args.out.resolve(), args.width, args.height):
+        print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}  {path.stat().st_size // 1024} KB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""The app over the committed example runs (examples/runs/), which came from an H200, not from the CPU fixtures.
+
+They differ from what the loop writes in a test: their git worktree (run.json's `workspace.worktree`) is on
+another machine, there is no checkpoints.sqlite, history.patch is there, the copy roofline was measured.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.ui.test_app import chart, open_page, texts
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "runs"
+ROPE = "20261129-131457-rope-tilelang-5df4"  # the one with a commit: iteration 2 was accepted
+RUNS = {
+    ROPE: ("rope[tilelang] · search policy", 10),
+    "20261129-131506-rms_norm-tilelang-3451": ("rms_norm[tilelang] · search policy", 6),
+    "20261129-132413-rope-ninetoothed-cc37": ("rope[ninetoothed] · search policy", 10),
+}
+
+
+def test_runs_page_lists_the_examples():
+    at = open_page(EXAMPLES)
+    table = at.dataframe[0].value.set_index("run")
+    assert set(table.index) == set(RUNS)
+    assert list(table.loc[ROPE, ["status", "iterations", "accepted"]]) == ["finished", 10, 1]
+    assert table.loc[ROPE, "best speedup"] == pytest.approx(1.27, abs=0.01)
+
+
+@pytest.mark.parametrize("run_id", sorted(RUNS))
+def test_run_page_of_an_example(run_id):
+    title, iterations = RUNS[run_id]
+    at = open_page(EXAMPLES, "views/run.py", run=run_id)
+    assert at.title[0].value == title
+    assert {m.label: m.value for m in at.metric}["iterations"] == str(iterations)
+    spec, frames, _ = chart(at)
+    points = next(f for f in frames if "outcome" in f.columns)
+    assert len(points) == iterations + 1 and points["measured"].all() and (points["value"] > 0).all()
+    levels = {f["level"][0]: f["value"][0] for f in frames if "level" in f.columns}
+    assert set(levels) == {"torch eager", "copy roofline"} and all(v > 0 for v in levels.values())
+    assert "median GB/s" in json.dumps(spec)
+    environment = at.table[0].value
+    assert environment.loc["device", "value"] == "NVIDIA H200"
+    settings = at.table[1].value
+    assert "-" not in set(settings["value"])  # a lone "-" is a Markdown bullet in st.table
+    assert [b.label for b in at.download_button] == ["⬇ prompts.md", "⬇ reflection.md", "⬇ results.csv"]
+    assert not any(b.proto.disabled for b in at.download_button)
+
+
+def test_run_page_of_the_rope_example_numbers():
+    at = open_page(EXAMPLES, "views/run.py", run=ROPE)
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["accepted"], metrics["start GB/s"], metrics["best GB/s"]) == ("1", "108.8", "165.7")
+    iterations = at.dataframe[0].value
+    assert list(iterations["outcome"]) == ["baseline", "rejected", "accepted"] + ["rejected"] * 8
+    assert "Best version: iteration 2" in texts(at.subheader)
+    _, frames, _ = chart(at)
+    levels = {f["level"][0]: f["value"][0] for f in frames if "level" in f.columns}
+    assert levels["copy roofline"] == pytest.approx(229.2, abs=0.1)
+    assert levels["torch eager"] == pytest.approx(47.7, abs=0.1)
+
+
+def test_iteration_page_of_the_accepted_example():
+    at = open_page(EXAMPLES, "views/iteration.py", run=ROPE, iteration="2")
+    assert at.title[0].value == "Iteration 2"
+    assert "Accepted." in texts(at.success) and "geomean 1.273x over the best" in texts(at.success)
+    assert "e90e96295c06109cd183388556f1a969c0d40fe2" in texts(at.markdown)
+    # The worktree is not on this machine: the message is the first line the event log kept.
+    message = next(c.value for c in at.code if c.language == "text")
+    assert message == "rope[tilelang]: 1.27x over previous, 0.17 TB/s median (0.66 of copy), iteration 2"
+    diff = next(c.value for c in at.code if c.language == "diff")
+    assert '-CONFIG = {"block_rows": 64, "threads": 128}' in diff
+    assert '+CONFIG = {"block_rows": 32, "threads": 128}' in diff
+    timings = next(d.value for d in at.dataframe if "best us" in d.value.columns)
+    assert len(timings) == 32 and (timings["GB/s"] > 0).all()
+    assert any(c.language == "cpp" for c in at.code)  # TileLang's generated CUDA
+
+
+@pytest.mark.parametrize("iteration", ["0", "1", "10"])
+def test_iteration_pages_of_the_rope_example(iteration):
+    at = open_page(EXAMPLES, "views/iteration.py", run=ROPE, iteration=iteration)
+    assert at.title[0].value.startswith(f"Iteration {iteration}")
+    if iteration == "0":
+        assert "111/111 correctness checks passed" in texts(at.info)
+    else:
+        assert "Rejected." in texts(at.warning) and "slower than the best beyond noise" in texts(at.warning)
