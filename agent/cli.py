@@ -349,6 +349,7 @@ def cmd_optimize(args) -> int:
         device="cuda",
         target=args.target,
         timeout_s=args.timeout,
+        compile_timeout_s=args.compile_timeout or None,
         start_source=args.candidate,
         profile=args.profile,
         e2e=args.e2e,
@@ -464,6 +465,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--candidates", type=int, default=1, metavar="K", help="proposals per iteration")
     p.add_argument("--candidate", help="kernel file to start from (default: kernels/OP/BACKEND.py)")
     p.add_argument("--profile", action="store_true", help="run ncu on each version; the summary feeds the prompt")
+    p.add_argument(
+        "--compile-timeout",
+        type=float,
+        default=180.0,
+        metavar="SECONDS",
+        help="a candidate whose compile stage takes longer fails at compile (0: only --timeout)",
+    )
     p.add_argument(
         "--e2e", action="store_true", help="commit a version only if Llama-3's greedy tokens with it match torch's"
     )

@@ -25,6 +25,11 @@ class RunConfig(BaseModel):
     device: Literal["cuda", "cpu"] = "cuda"
     target: str = "auto"
     timeout_s: float = Field(default=900.0, description="per evaluation, before the child is killed")
+    # The H200 runs compiled every program of a candidate in 5-16 s, but one TileLang rms_norm
+    # configuration took 278 s: a cap keeps one pathological proposal from eating the device time.
+    compile_timeout_s: float | None = Field(
+        default=180.0, description="the compile stage's limit; a slower candidate fails at compile"
+    )
     profile: bool = Field(default=False, description="ncu per evaluation; its summary goes into the next prompt")
     baselines: list[Literal["eager", "compiled"]] = Field(default_factory=lambda: ["eager"])
     start_source: str | None = Field(default=None, description="kernel file to start from (default: the working copy)")

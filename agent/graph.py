@@ -91,6 +91,7 @@ def _evaluate(deps: Deps, candidate: Path, incumbent: str | None) -> EvalRecord:
         incumbent=incumbent,
         profile=c.profile,
         max_reps=c.max_reps,
+        stage_timeouts={"compile": c.compile_timeout_s} if c.compile_timeout_s else None,
     )
 
 

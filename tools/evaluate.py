@@ -57,12 +57,14 @@ def evaluate(
     incumbent: str | Path | None = None,
     on_event: Callable[[dict], None] | None = None,
     max_reps: int = 400,
+    stage_timeouts: dict[str, float] | None = None,
 ) -> EvalRecord:
     """Evaluate `candidate` (default: the backend's kernel file) and return the full record.
 
     With `incumbent` (the current best kernel file), the benchmark also times it in the same
     process, shape by shape, so `speedup_vs_incumbent` is a ratio from one run. `max_reps` caps
     the timed calls per variant (the loop uses fewer than `agent eval` to keep iterations short).
+    `stage_timeouts` caps single stages of the child (e.g. {"compile": 180}) within `timeout_s`.
     """
     spec = registry.spec(op)
     registry.check_backend(backend)
@@ -108,7 +110,7 @@ def evaluate(
     )
     start = time.monotonic()
     try:
-        _run_stages(record, path, request, profile, timeout_s, on_event)
+        _run_stages(record, path, request, profile, timeout_s, on_event, stage_timeouts)
     finally:
         record.seconds = time.monotonic() - start
     failed = next((s for s in record.stages if s.status == "failed"), None)
@@ -125,6 +127,7 @@ def _run_stages(
     profile: bool,
     timeout_s: float,
     on_event: Callable[[dict], None] | None,
+    stage_timeouts: dict[str, float] | None = None,
 ) -> None:
     emit = on_event or (lambda event: None)
     emit({"event": "stage_start", "stage": "static"})
@@ -144,7 +147,12 @@ def _run_stages(
         events_path = Path(tmp) / "events.jsonl"
         request_path.write_text(request.model_dump_json())
         outcome = run_child(
-            "tools.worker", [str(request_path), str(events_path)], events_path, timeout_s, on_event=on_event
+            "tools.worker",
+            [str(request_path), str(events_path)],
+            events_path,
+            timeout_s,
+            on_event=on_event,
+            stage_limits=stage_timeouts,
         )
     _absorb(record, outcome, request.stages)
     if profile and record.stages[-1].status == "ok":

@@ -34,9 +34,14 @@ class ChildOutcome:
     timed_out: bool
     stderr_tail: str
     seconds: float
+    stage_limit: tuple[str, float] | None = None
+    """(stage, seconds) when the child was killed for running past that stage's limit."""
 
     @property
     def how_it_ended(self) -> str:
+        if self.stage_limit is not None:
+            stage, limit = self.stage_limit
+            return f"ran past the {limit:g} s limit of its {stage} stage and was killed"
         if self.timed_out:
             return "timed out and was killed"
         code = self.returncode
@@ -70,8 +75,14 @@ def run_child(
     on_event: Callable[[dict], None] | None = None,
     env: dict[str, str] | None = None,
     prefix: list[str] | None = None,
+    stage_limits: dict[str, float] | None = None,
 ) -> ChildOutcome:
-    """`python -m module args...` (optionally under `prefix`, e.g. a profiler) with a timeout."""
+    """`python -m module args...` (optionally under `prefix`, e.g. a profiler) with a timeout.
+
+    `stage_limits` caps single stages, timed from their `stage_start` event: a compile that takes
+    minutes (TileLang once spent 278 s on one rms_norm configuration on the H200) is cut short
+    instead of eating the whole evaluation timeout.
+    """
     child_env = dict(os.environ if env is None else env)
     child_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), child_env.get("PYTHONPATH")]))
     child_env.setdefault("PYTHONUNBUFFERED", "1")
@@ -89,15 +100,24 @@ def run_child(
             start_new_session=True,
         )
         timed_out = False
+        stage_limit = None
+        running: tuple[str, float] | None = None  # (stage, when it started here)
         while proc.poll() is None:
-            if time.monotonic() - start > timeout_s:
+            now = time.monotonic()
+            limit = (stage_limits or {}).get(running[0]) if running else None
+            if now - start > timeout_s or (limit is not None and now - running[1] > limit):
                 timed_out = True
+                stage_limit = (running[0], limit) if now - start <= timeout_s else None
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
                 break
             new, seen = _read_events(events_path, seen)
             for event in new:
                 collected.append(event)
+                if event.get("event") == "stage_start":
+                    running = (event.get("stage"), time.monotonic())
+                elif event.get("event") == "stage_end":
+                    running = None
                 if on_event:
                     on_event(event)
             time.sleep(POLL_SECONDS)
@@ -109,7 +129,7 @@ def run_child(
         if on_event:
             on_event(event)
     tail = stderr_path.read_text(errors="replace")[-4000:] if stderr_path.exists() else ""
-    return ChildOutcome(collected, proc.returncode, timed_out, tail, time.monotonic() - start)
+    return ChildOutcome(collected, proc.returncode, timed_out, tail, time.monotonic() - start, stage_limit)
 
 
 def _kill_leftovers(pgid: int) -> None:

@@ -140,3 +140,10 @@ def test_an_illegal_memory_access_fails_that_candidate_only(tmp_path):
     good = tmp_path / "good.py"
     good.write_text(candidates.GOOD_ROPE)
     assert evaluate("rope", "torch", good, shapes=SHAPES, device="cuda", benchmark=False).status == "ok"
+
+
+def test_a_compile_past_its_stage_limit_fails_at_compile_long_before_the_timeout(tmp_path):
+    # TileLang once spent 278 s compiling one rms_norm configuration on the H200.
+    record = run(tmp_path, candidates.HANGS, timeout_s=120, stage_timeouts={"compile": 3})
+    assert_failed_at(record, "compile", "ran past the 3 s limit of its compile stage", "llama3.2-1b/decode1/q")
+    assert record.seconds < 60
