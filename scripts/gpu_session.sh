@@ -84,9 +84,12 @@ for s in "$@"; do
       python3 -m agent eval rms_norm --backend tilelang --profile --shapes 'llama3-8b/prefill*' --no-compile \
         --json "$LOGS/profile-rms_norm.json" > "$LOGS/profile-rms_norm.txt" 2>&1
       tail -12 "$LOGS/profile-rms_norm.txt" ;;
-    bench)
-      step bench
-      python3 -m agent bench rope rms_norm > "$LOGS/bench.txt" 2>&1
+    bench|bench:*)
+      # bench:op,op,... (default: every operator the CLI knows)
+      ops=${s#bench}; ops=${ops#:}; ops=${ops//,/ }
+      step "bench ${ops:-all}"
+      python3 -m agent bench ${ops:-$(python3 -c "from kernels.registry import OPERATORS; print(*OPERATORS)")} \
+        > "$LOGS/bench.txt" 2>&1
       grep -E "^(OK|FAILED)|wrote" "$LOGS/bench.txt"
       cp -r benchmarks/results "$LOGS/results" 2>/dev/null ;;
     infer|infer:*)
