@@ -6,7 +6,9 @@ half, reading x[row, j] and x[row, j + half] and the fp32 tables at the row's
 position (row // heads) % seq, doing fp32 math and rounding once on store.
 The row count and seq are dynamic, so one compiled kernel serves every token
 count for a given (heads, head_dim, dtype, config); rows past the end are
-masked, so any row count works.
+masked, so any row count works. `block_cols` splits the half head over a second
+grid dimension (min(block_cols, half) pairs per block): at decode sizes a block
+of whole rows leaves most SMs idle (8B decode8 q: 256 rows make 4 blocks of 64).
 """
 
 # No `from __future__ import annotations`: TileLang evaluates the kernel's
@@ -16,21 +18,24 @@ import torch
 from kernels.rope.spec import SPEC
 from kernels.tilelang_support import compile_kernel, tilelang_dtype
 
-CONFIG = {"block_rows": 64, "threads": 128}
+CONFIG = {"block_rows": 64, "threads": 128, "block_cols": 64}
 
 SEARCH_SPACE = {
     "block_rows": [8, 16, 32, 64, 128, 256],
     "threads": [64, 128, 256, 512],
+    "block_cols": [8, 16, 32, 64],
 }
 
 _kernels: dict[tuple, object] = {}
 
 
-def build(heads: int, head_dim: int, dtype: str, block_rows: int, threads: int):
+def build(heads: int, head_dim: int, dtype: str, block_rows: int, threads: int, block_cols: int = 64):
     """The TileLang program for one (heads, head_dim, dtype, config); lowerable without a GPU."""
     import tilelang.language as T
 
     half = head_dim // 2
+    cols = min(block_cols, half)
+    ragged = half % cols != 0  # only then do columns need a mask (it would cost the vector loads)
     rows = T.dynamic("rows")
     seq = T.dynamic("seq")
 
@@ -41,10 +46,11 @@ def build(heads: int, head_dim: int, dtype: str, block_rows: int, threads: int):
         Cos: T.Tensor((seq, half), "float32"),
         Out: T.Tensor((rows, head_dim), dtype),
     ):
-        with T.Kernel(T.ceildiv(rows, block_rows), threads=threads) as bx:
-            for i, j in T.Parallel(block_rows, half):
+        with T.Kernel(T.ceildiv(rows, block_rows), T.ceildiv(half, cols), threads=threads) as (bx, by):
+            for i, jj in T.Parallel(block_rows, cols):
                 row = bx * block_rows + i
-                if row < rows:
+                j = by * cols + jj
+                if row < rows and (not ragged or j < half):
                     pos = (row // heads) % seq
                     c = Cos[pos, j]
                     s = Sin[pos, j]

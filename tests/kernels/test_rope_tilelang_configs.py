@@ -1,0 +1,35 @@
+"""The rope TileLang kernel's column split (`block_cols`) lowers for whole and ragged halves."""
+
+from __future__ import annotations
+
+import pytest
+
+import kernels.rope.tilelang as rope_tl
+from kernels.tilelang_support import lower_to_source
+
+
+def _source(head_dim: int, block_cols: int) -> str:
+    config = {**rope_tl.CONFIG, "block_rows": 16, "block_cols": block_cols}
+    return lower_to_source(rope_tl.build(32, head_dim, "bfloat16", **config))
+
+
+def test_the_default_keeps_one_block_column():
+    # CONFIG's block_cols covers every half head of the named shapes: the grid stays one-dimensional,
+    # the kernel the agent's runs started from.
+    assert rope_tl.CONFIG["block_cols"] >= 64
+    assert "blockIdx.y" not in _source(128, rope_tl.CONFIG["block_cols"])
+
+
+@pytest.mark.parametrize(("head_dim", "block_cols"), [(64, 8), (64, 16), (128, 8), (128, 16), (128, 32)])
+def test_splitting_the_half_head_uses_a_second_grid_dimension(head_dim, block_cols):
+    assert "blockIdx.y" in _source(head_dim, block_cols)
+
+
+def test_a_block_as_wide_as_the_half_head_is_not_split():
+    assert "blockIdx.y" not in _source(64, 32)
+
+
+def test_a_ragged_half_masks_its_columns():
+    # head_dim 80 (a hidden shape): half 40 is not a multiple of 16, so the last column block is masked.
+    source = _source(80, 16)
+    assert "blockIdx.y" in source and "< 5)" in source  # 16 rows x 16 cols / 128 threads: 2-wide vectors, 20 of them
