@@ -26,7 +26,7 @@ import torch
 
 from kernels.spec import OpSpec
 
-OPERATORS = ("rope", "rms_norm")
+OPERATORS = ("rope", "rms_norm", "add_rms_norm", "silu_mul")
 BACKENDS = ("tilelang", "ninetoothed", "torch")
 Status = Literal["native", "torch_fallback"]
 
@@ -58,12 +58,14 @@ def torch_implementation(op: str) -> Callable[..., torch.Tensor]:
     """The reference as an op: fp32 math, rounded once, honouring `out=`."""
     op_spec = spec(op)
 
-    def run(*args, out: torch.Tensor | None = None):
+    def run(*args, out=None):
         op_spec.check_inputs(*args, out, require_gpu=False)
         result = op_spec.expected(args, args[0].dtype)
         if out is None:
             return result
-        out.copy_(result)
+        # One buffer per output (a tuple of them for an op with several outputs).
+        for buffer, value in zip(op_spec.as_outputs(out), op_spec.as_outputs(result), strict=True):
+            buffer.copy_(value)
         return out
 
     run.__name__ = f"{op}_torch"

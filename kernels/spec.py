@@ -75,8 +75,9 @@ class OpSpec:
     name: str
     signature: str
     description: str
-    # args -> fp32 tensor: the exact math, one rounding left to the caller.
-    reference: Callable[..., torch.Tensor]
+    # args -> fp32 tensor (a tuple of them, in `outputs` order, for an op with several outputs):
+    # the exact math, one rounding left to the caller.
+    reference: Callable[..., torch.Tensor | tuple[torch.Tensor, ...]]
     # (dims, dtype, seed, device) -> positional args of the op, freshly generated.
     make_inputs: Callable[[tuple[int, ...], torch.dtype, int, str], tuple]
     # (dims, dtype) -> bytes a perfect kernel reads and writes once each.
@@ -89,6 +90,14 @@ class OpSpec:
     # rng -> a shape drawn fresh for each evaluation, so no fixed list can be special-cased.
     random_hidden_shape: Callable[[random.Random], NamedShape]
     dtypes: tuple[torch.dtype, ...] = field(default=(torch.bfloat16, torch.float16, torch.float32))
+    # The op's outputs. One: `out=` is a tensor and the op returns it. Several: `out=` is a tuple of
+    # buffers in this order and the op returns that tuple; each is shaped as `empty_output` makes it.
+    outputs: tuple[str, ...] = ("out",)
+    # Tolerances of the outputs that do not use `tolerances`, by output name (e.g. an exact sum).
+    output_tolerances: dict[str, dict[torch.dtype, Tolerance]] = field(default_factory=dict)
+    # args -> the output's shape, for ops whose result is not shaped like their first input
+    # (silu_mul: [..., 2I] -> [..., I]); None: the first input's shape.
+    output_shape: Callable[..., tuple[int, ...]] | None = None
 
     def shape(self, name: str) -> NamedShape:
         for shape in (*self.shapes, *self.hidden_shapes):
@@ -112,16 +121,85 @@ class OpSpec:
             raise ValueError(f"no {self.name} shape matches {list(patterns)}; known shapes: {known}")
         return chosen
 
-    def expected(self, args: tuple, dtype: torch.dtype) -> torch.Tensor:
-        """The reference output rounded once to `dtype`: what a fused kernel should return."""
-        return self.reference(*args).to(dtype)
+    def empty_output(self, args: tuple) -> torch.Tensor:
+        """An uninitialised buffer for the op's `out=`: the output's shape, the first input's dtype and device."""
+        first = args[0]
+        shape = tuple(first.shape) if self.output_shape is None else self.output_shape(*args)
+        return torch.empty(shape, dtype=first.dtype, device=first.device)
 
-    def compare(self, out: torch.Tensor, args: tuple, dtype: torch.dtype) -> Comparison:
-        return compare(out, self.reference(*args), self.tolerances[dtype])
+    @property
+    def multi_output(self) -> bool:
+        return len(self.outputs) > 1
+
+    def tolerance(self, dtype: torch.dtype, output: str | None = None) -> Tolerance:
+        """The tolerance of one output (the first when None) in `dtype`."""
+        return self.output_tolerances.get(output or self.outputs[0], self.tolerances)[dtype]
+
+    def as_outputs(self, value) -> tuple:
+        """`out=`, a result or the reference as a tuple in `outputs` order (a lone tensor for one output)."""
+        return tuple(value) if self.multi_output else (value,)
+
+    def empty_out(self, args: tuple, fill: float | None = None):
+        """What `out=` takes: one buffer per output (a tuple for several), each as `empty_output` makes it.
+
+        `fill` (NaN, for the correctness check) poisons them, so an element left unwritten shows.
+        """
+        buffers = tuple(self.empty_output(args) for _ in self.outputs)
+        if fill is not None:
+            for buffer in buffers:
+                buffer.fill_(fill)
+        return buffers if self.multi_output else buffers[0]
+
+    def returned_out(self, result: object, out) -> bool:
+        """Whether an op's `result` is the `out=` buffers it was given (each one, in order)."""
+        if not self.multi_output:
+            return isinstance(result, torch.Tensor) and result.data_ptr() == out.data_ptr()
+        if not isinstance(result, (tuple, list)) or len(result) != len(self.outputs):
+            return False
+        return all(
+            isinstance(r, torch.Tensor) and r.data_ptr() == o.data_ptr() for r, o in zip(result, out, strict=True)
+        )
+
+    def expected(self, args: tuple, dtype: torch.dtype):
+        """The reference output(s) rounded once to `dtype`: what a fused kernel should return."""
+        rounded = tuple(ref.to(dtype) for ref in self.as_outputs(self.reference(*args)))
+        return rounded if self.multi_output else rounded[0]
+
+    def compare(self, out, args: tuple, dtype: torch.dtype) -> Comparison:
+        """`out` (a tensor, or a tuple for several outputs) against the fp32 reference."""
+        refs = self.as_outputs(self.reference(*args))
+        if not self.multi_output:
+            return compare(out, refs[0], self.tolerance(dtype))
+        names = ", ".join(self.outputs)
+        if not isinstance(out, (tuple, list)) or len(out) != len(refs):
+            got = f"a {type(out).__name__}" + (f" of {len(out)}" if isinstance(out, (tuple, list)) else "")
+            message = f"{self.name} has {len(refs)} outputs ({names}): expected a tuple of them, got {got}"
+            return Comparison(False, float("inf"), float("inf"), None, 0, message)
+        if not all(isinstance(o, torch.Tensor) for o in out):
+            kinds = ", ".join(type(o).__name__ for o in out)
+            message = f"{self.name}'s outputs ({names}) must be tensors; got {kinds}"
+            return Comparison(False, float("inf"), float("inf"), None, 0, message)
+        parts = [
+            (name, compare(o, ref, self.tolerance(dtype, name)))
+            for name, o, ref in zip(self.outputs, out, refs, strict=True)
+        ]
+        return combine(parts)
 
 
 def _matches(name: str, pattern: str) -> bool:
     return name == pattern or pattern in name.split("/") or fnmatch.fnmatchcase(name, pattern)
+
+
+def combine(parts: Sequence[tuple[str, Comparison]]) -> Comparison:
+    """One verdict for several named outputs: ok only if each is; the failing ones' messages by name."""
+    bad = [(name, c) for name, c in parts if not c.ok]
+    max_abs = max(c.max_abs_err for _, c in parts)
+    max_rel = max(c.max_rel_err for _, c in parts)
+    nonfinite = sum(c.nonfinite for _, c in parts)
+    if not bad:
+        return Comparison(True, max_abs, max_rel, None, 0, "ok")
+    message = "; ".join(f"output `{name}`: {c.message}" for name, c in bad)
+    return Comparison(False, max_abs, max_rel, bad[0][1].first_bad_index, nonfinite, message)
 
 
 def compare(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance) -> Comparison:
@@ -137,7 +215,8 @@ def compare(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance) -> Comparison:
     bad = ~finite | (diff > tol.atol + tol.rtol * ref.abs())
     diff = torch.where(finite, diff, torch.full_like(diff, float("inf")))
     max_abs = float(diff.max())
-    max_rel = float((diff / ref.abs().clamp_min(tol.atol)).max())
+    # The floor keeps an exact tolerance (atol 0) from dividing 0 by 0.
+    max_rel = float((diff / ref.abs().clamp_min(max(tol.atol, torch.finfo(torch.float32).tiny))).max())
     if not bool(bad.any()):
         return Comparison(True, max_abs, max_rel, None, 0, "ok")
     flat = int(bad.flatten().nonzero()[0])

@@ -44,14 +44,18 @@ def require_same_device(names_and_tensors: dict[str, torch.Tensor]) -> None:
         raise ValueError(f"inputs must be on one device; got {listing}")
 
 
-def check_out(out: torch.Tensor | None, like: torch.Tensor) -> None:
-    """`out`, when given, must be a contiguous buffer of the result's shape, dtype and device."""
+def check_out(out: torch.Tensor | None, like: torch.Tensor, *, shape: tuple[int, ...] | None = None) -> None:
+    """`out`, when given, must be a contiguous buffer of the result's shape, dtype and device.
+
+    The result has `like`'s dtype and device, and its shape unless `shape` is given.
+    """
     if out is None:
         return
     require_tensor("out", out)
-    if out.shape != like.shape or out.dtype != like.dtype or out.device != like.device:
+    shape = tuple(like.shape) if shape is None else tuple(shape)
+    if tuple(out.shape) != shape or out.dtype != like.dtype or out.device != like.device:
         raise ValueError(
-            f"out must match the result: shape {tuple(like.shape)}, {like.dtype}, {like.device}; "
+            f"out must match the result: shape {shape}, {like.dtype}, {like.device}; "
             f"got shape {tuple(out.shape)}, {out.dtype}, {out.device}"
         )
     require_contiguous("out", out)

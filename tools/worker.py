@@ -124,7 +124,7 @@ class Worker:
     def _first_call(self, shape: NamedShape, dtype: torch.dtype) -> float:
         args = self.spec.make_inputs(shape.dims, dtype, 0, self.request.device)
         t0 = time.perf_counter()
-        self.fn(*args, out=torch.empty_like(args[0]))
+        self.fn(*args, out=self.spec.empty_out(args))
         self.sync()
         return time.perf_counter() - t0
 
@@ -166,17 +166,30 @@ class Worker:
     def check_once(self, shape: NamedShape, dtype: torch.dtype, seed: int, hidden: bool) -> ShapeCorrectness:
         args = self.spec.make_inputs(shape.dims, dtype, seed, self.request.device)
         snapshot = [a.clone() if isinstance(a, torch.Tensor) else a for a in args]
-        out = torch.full_like(args[0], float("nan"))  # poisoned: every element must be written
+        out = self.spec.empty_out(args, fill=float("nan"))  # poisoned: every element must be written
         result = self.fn(*args, out=out)
         self.sync()
-        wrote_into_out = isinstance(result, torch.Tensor) and result.data_ptr() == out.data_ptr()
+        # For several outputs, `out` and the result are tuples: each buffer returned, in order.
+        wrote_into_out = self.spec.returned_out(result, out)
         unchanged = all(torch.equal(a, s) for a, s in zip(args, snapshot, strict=True) if isinstance(a, torch.Tensor))
-        checked = result if isinstance(result, torch.Tensor) else out
+        checked = result if _is_result(self.spec, result) else out
         comparison = self.spec.compare(checked, args, dtype)
         ok = comparison.ok and unchanged and wrote_into_out
         message = comparison.message
+        unwritten = [
+            name
+            for name, buffer in zip(self.spec.outputs, self.spec.as_outputs(out), strict=True)
+            if buffer.numel() and bool(torch.isnan(buffer).all())
+        ]
+        if unwritten and self.spec.multi_output:
+            names = ", ".join(f"`{name}`" for name in unwritten)
+            message = f"never wrote output(s) {names} (still NaN-poisoned); " + message
         if not wrote_into_out:
-            message = "did not return the `out` buffer it was given; " + message
+            what = "the `out` buffer it was given"
+            if self.spec.multi_output:
+                got = type(result).__name__ + (f" of {len(result)}" if isinstance(result, (tuple, list)) else "")
+                what += f" (a tuple: {', '.join(self.spec.outputs)}); it returned a {got}"
+            message = f"did not return {what}; " + message
         if not unchanged:
             message = "modified its inputs; " + message
         return ShapeCorrectness(
@@ -268,15 +281,15 @@ class CpuBench:
 
         w = self.worker
         args = w.spec.make_inputs(shape.dims, dtype, w.request.seeds[0] + 1, "cpu")
-        out = torch.empty_like(args[0])
-        scratch = torch.empty_like(args[0])
+        out = w.spec.empty_out(args)
+        scratch = w.spec.empty_out(args)
         fns = [lambda: w.fn(*args, out=out)]
         if w.incumbent is not None:
             fns.append(lambda: w.incumbent(*args, out=scratch))
         if "eager" in w.request.baselines:
             fns.append(lambda: self.eager_fn(*args, out=scratch))
         # Fresh garbage in `out` before every timed candidate call: see GpuBench.run.
-        timings = iter(time_wall_alternating(fns, before_first=lambda: out.normal_()))
+        timings = iter(time_wall_alternating(fns, before_first=lambda: _scribble(w.spec.as_outputs(out))))
         measured = Measured(candidate=next(timings))
         measured.incumbent = next(timings) if w.incumbent is not None else None
         measured.eager = next(timings) if "eager" in w.request.baselines else None
@@ -304,7 +317,12 @@ class GpuBench:
     def compiled(self, dtype: torch.dtype) -> Callable:
         if dtype not in self.compiled_fns:
             reference = self.worker.spec.reference
-            self.compiled_fns[dtype] = torch.compile(lambda *a: reference(*a).to(dtype), dynamic=True)
+            if self.worker.spec.multi_output:
+                self.compiled_fns[dtype] = torch.compile(
+                    lambda *a: tuple(r.to(dtype) for r in reference(*a)), dynamic=True
+                )
+            else:
+                self.compiled_fns[dtype] = torch.compile(lambda *a: reference(*a).to(dtype), dynamic=True)
         return self.compiled_fns[dtype]
 
     def run(self, shape: NamedShape, dtype: torch.dtype) -> ShapeBenchmark:
@@ -314,8 +332,8 @@ class GpuBench:
         spec = w.spec
         seed = w.request.seeds[0] + 1
         args = spec.make_inputs(shape.dims, dtype, seed, w.request.device)
-        out = torch.full_like(args[0], float("nan"))
-        scratch = torch.empty_like(out)
+        out = spec.empty_out(args, fill=float("nan"))
+        scratch = spec.empty_out(args)
         # Fresh garbage in `out` before every timed call (outside the window): a kernel that skips
         # work once its output looks done is caught by the re-check after timing.
         reps = w.request.max_reps
@@ -323,7 +341,7 @@ class GpuBench:
             candidate=time_events(
                 lambda: w.fn(*args, out=out),
                 self.flusher,
-                before_each=lambda: out.normal_(generator=self.garbage),
+                before_each=lambda: _scribble(spec.as_outputs(out), self.garbage),
                 max_reps=reps,
             )
         )
@@ -354,7 +372,7 @@ class GpuBench:
         # Distinct input sets, each read once per replay after a flush: DRAM, not L2.
         sets = min(256, max(8, -(-self.flusher.buffer.numel() // max(nbytes, 1))))
         inputs = [w.spec.make_inputs(shape.dims, dtype, seed + 1 + i, w.request.device) for i in range(sets)]
-        outs = [torch.empty_like(a[0]) for a in inputs]
+        outs = [w.spec.empty_out(a) for a in inputs]
         try:
             measured.graph = time_graph(lambda i: lambda: w.fn(*inputs[i], out=outs[i]), sets, self.flusher)
             measured.graph_eager = time_graph(
@@ -363,6 +381,19 @@ class GpuBench:
         except Exception as err:  # capture is optional: some launchers cannot be captured
             self.graph_failure = _error_text(err)[:200]
             measured.notes.append(f"CUDA-graph replay unavailable: {self.graph_failure}")
+
+
+def _is_result(spec: OpSpec, result: object) -> bool:
+    """Whether `result` has the op's output structure (a tensor, or a tuple of one per output)."""
+    if not spec.multi_output:
+        return isinstance(result, torch.Tensor)
+    return isinstance(result, (tuple, list)) and len(result) == len(spec.outputs)
+
+
+def _scribble(buffers: tuple[torch.Tensor, ...], generator: torch.Generator | None = None) -> None:
+    """Fresh garbage in every output buffer."""
+    for buffer in buffers:
+        buffer.normal_(generator=generator)
 
 
 def _layout(dims: tuple[int, ...]) -> tuple[int, ...]:

@@ -18,9 +18,9 @@ def cases(spec: OpSpec) -> list:
 
 
 def check(spec: OpSpec, fn, shape: NamedShape, dtype: torch.dtype, seed: int = 0) -> None:
-    """The kernel writes every element of a NaN-poisoned `out`, within the spec's tolerance."""
+    """The kernel writes every element of a NaN-poisoned `out` (each buffer of it), within the spec's tolerance."""
     args = spec.make_inputs(shape.dims, dtype, seed, "cuda")
-    out = torch.full_like(args[0], float("nan"))
+    out = spec.empty_out(args, fill=float("nan"))
     result = fn(*args, out=out)
     torch.cuda.synchronize()
     assert result is out

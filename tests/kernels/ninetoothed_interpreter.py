@@ -35,6 +35,11 @@ What the child patches, in its own memory only (no installed file is edited):
    op in NineToothed's index arithmetic otherwise costs about five more
    interpreted ops (the kernels ran 3-4x slower), and test tensors are far
    from int32 limits.
+5. fp32 -> bf16 conversions round to nearest even, as on the GPU
+   (`cvt.rn.bf16.f32` for `tl.cast` and stores). The interpreter truncates
+   them (Triton 3.9's `_convert_float` with no rounding mode), which is 1 ulp
+   off half the time: within rms_norm's tolerance, but add_rms_norm's sum must
+   be exactly the rounded x + residual.
 
 Not covered: anything the interpreter does not model (warps, pipelining,
 timing), and code that only fails when compiled; the GPU tests cover those.
@@ -71,9 +76,9 @@ _DEVICE_PROPERTIES = {
 class Case:
     """One call of a NineToothed op in the child.
 
-    op: "rope" or "rms_norm" (kernels/<op>/ninetoothed.py), or "probe_constexpr".
+    op: an operator ("rope", "rms_norm", "add_rms_norm": kernels/<op>/ninetoothed.py), or "probe_constexpr".
     dims, dtype, seed: passed to the op's `SPEC.make_inputs` (dtype by name: bf16, fp16, fp32).
-    out: "nan" passes a NaN-filled `out=` buffer; "none" lets the op allocate.
+    out: "nan" passes NaN-filled `out=` buffer(s); "none" lets the op allocate.
     layout: "contiguous"; "noncontiguous" (x with the same values and shape, transposed
         strides); "leading_dims" (x viewed as [2, rows // 2, hidden], rms_norm only).
     config: entries of the module's CONFIG to override for this call only.
@@ -161,6 +166,7 @@ def install() -> None:
     _recognise_constexpr_annotations(interpreter.GridExecutor)
     _index_with_one_element_arrays(interpreter)
     _disable_overflow_checks(interpreter)
+    _round_bf16_to_nearest_even(interpreter)
 
 
 class _InterpreterDriver:
@@ -220,6 +226,26 @@ def _disable_overflow_checks(interpreter: Any) -> None:
         builder.options = dataclasses.replace(builder.options, sanitize_overflow=False)
 
 
+def _round_bf16_to_nearest_even(interpreter: Any) -> None:
+    """fp32 -> bf16 as the GPU converts (round to nearest, ties to even), through torch; other casts unchanged."""
+    import numpy as np
+    import triton.language as tl
+
+    original = getattr(interpreter, "_convert_float", None)
+    if original is None:
+        return
+    toward_zero = interpreter._ir.ROUNDING_MODE.RTZ
+
+    def _convert_float(input, input_dtype, output_dtype, rounding_mode):
+        if input_dtype == tl.float32 and output_dtype == tl.bfloat16 and rounding_mode != toward_zero:
+            values = torch.from_numpy(np.frombuffer(input.tobytes(), dtype=np.float32).copy())
+            rounded = values.to(torch.bfloat16).view(torch.int16).numpy().view(np.uint16)
+            return rounded.reshape(input.shape)
+        return original(input, input_dtype, output_dtype, rounding_mode)
+
+    interpreter._convert_float = _convert_float
+
+
 def _noncontiguous(x: torch.Tensor) -> torch.Tensor:
     """The same values and shape with transposed strides (needs size > 1 in the first and last dim)."""
     return x.transpose(0, -1).contiguous().transpose(0, -1)
@@ -240,7 +266,8 @@ def _run_op(case: Case) -> dict[str, Any]:
     args = module.SPEC.make_inputs(tuple(case.dims), parse_dtype(case.dtype), case.seed, "cpu")
     args = (_prepare_x(args[0], case.layout), *args[1:])
     before = [a.clone() if isinstance(a, torch.Tensor) else a for a in args]
-    out = torch.full_like(args[0], float("nan")) if case.out == "nan" else None
+    # NaN-poisoned out= buffers: one tensor, or a tuple for an op with several outputs (add_rms_norm).
+    out = module.SPEC.empty_out(args, fill=float("nan")) if case.out == "nan" else None
     saved_config = dict(module.CONFIG)
     module.CONFIG.update(case.config)
     try:

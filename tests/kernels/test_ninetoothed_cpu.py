@@ -12,24 +12,33 @@ from __future__ import annotations
 import pytest
 import torch
 
+from kernels.add_rms_norm.spec import SPEC as ADD_RMS_SPEC
 from kernels.rms_norm.spec import SPEC as RMS_SPEC
 from kernels.rope.spec import SPEC as ROPE_SPEC
+from kernels.silu_mul.spec import SPEC as SILU_SPEC
 from kernels.spec import OpSpec, compare, dtype_name, parse_dtype
 from tests.kernels.ninetoothed_interpreter import Case, Outcome, run_cases
 
-SPECS: dict[str, OpSpec] = {"rope": ROPE_SPEC, "rms_norm": RMS_SPEC}
+SPECS: dict[str, OpSpec] = {
+    "rope": ROPE_SPEC,
+    "rms_norm": RMS_SPEC,
+    "add_rms_norm": ADD_RMS_SPEC,
+    "silu_mul": SILU_SPEC,
+}
 
 # Llama-like head and row sizes with few tokens: the interpreter is slow.
 SMALL_SHAPES = {
     "rope": {"small/1x17x8x64": (1, 17, 8, 64), "small/2x5x32x128": (2, 5, 32, 128)},
     "rms_norm": {"small/5x2048": (5, 2048), "small/3x4096": (3, 4096)},
+    "add_rms_norm": {"small/5x2048": (5, 2048), "small/3x4096": (3, 4096)},
+    "silu_mul": {"small/5x2x8192": (5, 2 * 8192), "small/3x2x14336": (3, 2 * 14336)},
 }
 
 # Rows of 1000 and 5120 on the chunked kernel: 2 and 10 chunks of 512, the last one partial.
 CHUNKED = {"max_single_pass_block": 256, "block_n": 512}
 CHUNKED_SHAPES = {"hidden/3x1000": (3, 1000), "hidden/1x5120": (1, 5120)}
 
-EMPTY_SHAPES = {"rope": (1, 0, 8, 64), "rms_norm": (0, 2048)}
+EMPTY_SHAPES = {"rope": (1, 0, 8, 64), "rms_norm": (0, 2048), "add_rms_norm": (0, 2048), "silu_mul": (0, 2 * 1000)}
 
 
 def _shapes(op: str) -> dict[str, tuple[int, ...]]:
@@ -60,20 +69,43 @@ def _numerics_cases() -> list[Case]:
 NUMERICS = _numerics_cases()
 ALLOCATES = [
     Case(f"{op}/allocates", op, dims, "fp16", seed=1, out="none")
-    for op, dims in (("rope", (2, 9, 3, 64)), ("rms_norm", (4, 1000)))
+    for op, dims in (
+        ("rope", (2, 9, 3, 64)),
+        ("rms_norm", (4, 1000)),
+        ("add_rms_norm", (4, 1000)),
+        ("silu_mul", (4, 2 * 1000)),
+    )
 ]
 POISONED = [
-    Case(f"{op}/nan-out", op, dims, "bf16", seed=2) for op, dims in (("rope", (1, 7, 3, 96)), ("rms_norm", (7, 1000)))
+    Case(f"{op}/nan-out", op, dims, "bf16", seed=2)
+    for op, dims in (
+        ("rope", (1, 7, 3, 96)),
+        ("rms_norm", (7, 1000)),
+        ("add_rms_norm", (7, 1000)),
+        ("silu_mul", (7, 2 * 1000)),
+    )
 ]
 EMPTY = [Case(f"{op}/empty", op, dims, "bf16") for op, dims in EMPTY_SHAPES.items()]
 NONCONTIGUOUS = [
     Case(f"{op}/noncontiguous", op, dims, "bf16", layout="noncontiguous")
-    for op, dims in (("rope", (2, 5, 3, 64)), ("rms_norm", (4, 1000)))
+    for op, dims in (
+        ("rope", (2, 5, 3, 64)),
+        ("rms_norm", (4, 1000)),
+        ("add_rms_norm", (4, 1000)),
+        ("silu_mul", (4, 2 * 1000)),
+    )
 ]
 LEADING_DIMS = Case("rms_norm/leading-dims", "rms_norm", (6, 1000), "bf16", layout="leading_dims")
+SILU_LEADING_DIMS = Case("silu_mul/leading-dims", "silu_mul", (6, 2 * 1000), "bf16", layout="leading_dims")
+# Small tiles: I = 1000 and 4097 end in a partial column tile, 17 and 3 rows in a partial row tile.
+SILU_SMALL_TILES = [
+    Case(f"silu_mul/small-tiles/{name}-bf16", "silu_mul", dims, "bf16", config={"block_rows": 4, "block_cols": 256})
+    for name, dims in (("17x2x1000", (17, 2 * 1000)), ("3x2x4097", (3, 2 * 4097)))
+]
 PROBE = Case("probe/constexpr", "probe_constexpr", (37,))
 
-ALL_CASES = [*NUMERICS, *ALLOCATES, *POISONED, *EMPTY, *NONCONTIGUOUS, LEADING_DIMS, PROBE]
+ALL_CASES = [*NUMERICS, *ALLOCATES, *POISONED, *EMPTY, *NONCONTIGUOUS, LEADING_DIMS, SILU_LEADING_DIMS]
+ALL_CASES += [*SILU_SMALL_TILES, PROBE]
 
 
 @pytest.fixture(scope="module")
@@ -90,10 +122,16 @@ def _ran(outcomes: dict[str, Outcome], case: Case) -> Outcome:
 def _check_numerics(case: Case, outcome: Outcome) -> None:
     spec, dtype = SPECS[case.op], parse_dtype(case.dtype)
     args = spec.make_inputs(case.dims, dtype, case.seed, "cpu")
-    output = outcome.output.reshape(args[0].shape)
-    assert output.dtype == dtype
-    comparison = compare(output, spec.reference(*args), spec.tolerances[dtype])
-    assert comparison.ok, f"{case.id}: {comparison.message}"
+    # One tensor, or one per output (add_rms_norm: sum, normed), each compared with its own tolerance.
+    # Shaped as the reference: a leading_dims case returns [2, rows // 2, ...], silu_mul halves the last dim.
+    refs = spec.as_outputs(spec.reference(*args))
+    outputs = tuple(
+        output.reshape(ref.shape) for output, ref in zip(spec.as_outputs(outcome.output), refs, strict=True)
+    )
+    assert all(output.dtype == dtype for output in outputs)
+    for name, output, ref in zip(spec.outputs, outputs, refs, strict=True):
+        comparison = compare(output, ref, spec.tolerance(dtype, name))
+        assert comparison.ok, f"{case.id} {name}: {comparison.message}"
 
 
 @pytest.mark.parametrize("case", NUMERICS, ids=lambda case: case.id)
@@ -112,7 +150,8 @@ def test_allocates_output_when_none_given(outcomes: dict[str, Outcome], case: Ca
 def test_nan_poisoned_out_is_fully_overwritten(outcomes: dict[str, Outcome], case: Case) -> None:
     outcome = _ran(outcomes, case)
     assert outcome.returned_out
-    assert bool(torch.isfinite(outcome.output).all()), f"{case.id}: NaN left in out"
+    outputs = SPECS[case.op].as_outputs(outcome.output)
+    assert all(bool(torch.isfinite(output).all()) for output in outputs), f"{case.id}: NaN left in out"
 
 
 @pytest.mark.parametrize("case", POISONED, ids=lambda case: case.id)
@@ -123,7 +162,9 @@ def test_inputs_are_not_modified(outcomes: dict[str, Outcome], case: Case) -> No
 @pytest.mark.parametrize("case", EMPTY, ids=lambda case: case.id)
 def test_empty_input_returns_empty_output(outcomes: dict[str, Outcome], case: Case) -> None:
     outcome = _ran(outcomes, case)
-    assert tuple(outcome.output.shape) == case.dims
+    spec = SPECS[case.op]
+    expected = tuple(spec.empty_output(spec.make_inputs(case.dims, parse_dtype(case.dtype), case.seed, "cpu")).shape)
+    assert all(tuple(output.shape) == expected for output in spec.as_outputs(outcome.output))
     assert outcome.returned_out
 
 
@@ -144,3 +185,16 @@ def test_interpreter_runs_constexpr_parameters(outcomes: dict[str, Outcome]) -> 
     outcome = _ran(outcomes, PROBE)
     expected = torch.arange(PROBE.dims[0], dtype=torch.float32) + 1
     assert torch.equal(outcome.output, expected)
+
+
+def test_silu_mul_flattens_leading_dims(outcomes: dict[str, Outcome]) -> None:
+    outcome = _ran(outcomes, SILU_LEADING_DIMS)
+    assert tuple(outcome.output.shape) == (2, 3, 1000)
+    _check_numerics(SILU_LEADING_DIMS, outcome)
+
+
+@pytest.mark.parametrize("case", SILU_SMALL_TILES, ids=lambda case: case.id)
+def test_silu_mul_partial_tiles(outcomes: dict[str, Outcome], case: Case) -> None:
+    outcome = _ran(outcomes, case)
+    assert outcome.returned_out
+    _check_numerics(case, outcome)

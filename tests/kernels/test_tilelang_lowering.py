@@ -11,10 +11,14 @@ import functools
 import pytest
 import torch
 
+import kernels.add_rms_norm.tilelang as add_rms_norm_tl
 import kernels.rms_norm.tilelang as rms_norm_tl
 import kernels.rope.tilelang as rope_tl
+import kernels.silu_mul.tilelang as silu_mul_tl
+from kernels.add_rms_norm.spec import SPEC as ADD_RMS_SPEC
 from kernels.rms_norm.spec import SPEC as RMS_SPEC
 from kernels.rope.spec import SPEC as ROPE_SPEC
+from kernels.silu_mul.spec import SPEC as SILU_SPEC
 from kernels.spec import dtype_name
 from kernels.tilelang_support import lower_to_source
 
@@ -29,6 +33,16 @@ def rope_source(heads: int, head_dim: int, dtype: str) -> str:
 @functools.cache
 def rms_norm_source(hidden: int, dtype: str) -> str:
     return lower_to_source(rms_norm_tl.build(hidden, dtype, **rms_norm_tl.CONFIG))
+
+
+@functools.cache
+def add_rms_norm_source(hidden: int, dtype: str) -> str:
+    return lower_to_source(add_rms_norm_tl.build(hidden, dtype, **add_rms_norm_tl.CONFIG))
+
+
+@functools.cache
+def silu_mul_source(intermediate: int, dtype: str, config: tuple = ()) -> str:
+    return lower_to_source(silu_mul_tl.build(intermediate, dtype, **{**silu_mul_tl.CONFIG, **dict(config)}))
 
 
 def cases(spec):
@@ -55,6 +69,29 @@ def test_rms_norm_lowers_to_cuda(shape, dtype):
     assert "rsqrtf(" in source
 
 
+@pytest.mark.parametrize(("shape", "dtype"), cases(ADD_RMS_SPEC))
+def test_add_rms_norm_lowers_to_cuda(shape, dtype):
+    source = add_rms_norm_source(shape.dims[1], dtype)
+    assert "add_rms_norm_kernel_kernel(" in source
+    assert "rsqrtf(" in source
+    # Five tensors, both outputs written: the sum and the normalised row.
+    assert "Sum[" in source or "(Sum + " in source
+    assert "Out[" in source or "(Out + " in source
+
+
+@pytest.mark.parametrize(("block_rows", "threads"), [(2, 64), (4, 128), (8, 1024)])
+def test_add_rms_norm_guards_the_row_tail_for_several_rows_per_block(block_rows, threads):
+    source = lower_to_source(add_rms_norm_tl.build(1000, "float16", block_rows, threads))
+    assert "< rows" in source
+
+
+def test_add_rms_norm_rounds_the_sum_before_normalising():
+    # bf16: fp32 sum -> bf16 (round to nearest) -> fp32, then squared; in fp32 there is nothing to round.
+    bf16 = add_rms_norm_source(4096, torch.bfloat16)
+    assert "__float22bfloat162_rn" in bf16 and "__bfloat1622float2" in bf16
+    assert "uint4" in bf16  # x and residual loaded 16 bytes at a time
+
+
 def test_half_precision_loads_are_vectorised_to_16_bytes():
     # 8 bf16 per load: the kernels should not fall back to scalar loads on aligned shapes.
     assert "uint4" in rms_norm_source(4096, torch.bfloat16)
@@ -70,6 +107,56 @@ def test_rms_norm_config_values_are_in_the_search_space(key):
     assert rms_norm_tl.CONFIG[key] in rms_norm_tl.SEARCH_SPACE[key]
 
 
+@pytest.mark.parametrize(("shape", "dtype"), cases(SILU_SPEC))
+def test_silu_mul_lowers_to_cuda(shape, dtype):
+    source = silu_mul_source(shape.dims[1] // 2, dtype)
+    assert "silu_mul_kernel_kernel(" in source
+    assert "expf(" in source  # the sigmoid, in fp32
+    assert "< rows" in source  # the tail guard for token counts that are not a multiple of block_rows
+
+
+def test_silu_mul_program_is_the_one_the_op_compiles():
+    dims = SILU_SPEC.shape("llama3-8b/decode8").dims
+    program = silu_mul_tl.program(dims, torch.bfloat16)
+    assert program.script() == silu_mul_tl.build(14336, "bfloat16", **silu_mul_tl.CONFIG).script()
+
+
+def test_silu_mul_vectorises_only_where_the_up_half_is_aligned():
+    # I = 8192: gate and up both start on 16 bytes, 8 bf16 per load; I = 4097: up starts at an odd element.
+    assert "uint4" in silu_mul_source(8192, torch.bfloat16)
+    assert "uint4" not in silu_mul_source(4097, torch.bfloat16)
+
+
+def test_silu_mul_masks_columns_only_when_the_last_tile_is_partial():
+    def guards(source: str) -> list[str]:
+        return [line for line in source.splitlines() if line.strip().startswith("if (")]
+
+    assert 8192 % silu_mul_tl.CONFIG["block_cols"] == 0 and 1000 % silu_mul_tl.CONFIG["block_cols"] != 0
+    whole = guards(silu_mul_source(8192, torch.float32))
+    assert whole and all("< rows" in g and "&" not in g for g in whole)  # the row guard alone
+    ragged = guards(silu_mul_source(1000, torch.float32))
+    assert ragged and all("< rows" in g and "&" in g for g in ragged)  # rows and columns
+
+
+@pytest.mark.parametrize("intermediate", [14336, 1000])
+def test_silu_mul_catalogue_designs_lower(intermediate):
+    from agent.policies.catalogue import designs
+
+    for design in designs("silu_mul", "tilelang"):
+        source = silu_mul_source(intermediate, torch.bfloat16, tuple(sorted(design.config.items())))
+        assert "silu_mul_kernel_kernel(" in source, design.name
+
+
+@pytest.mark.parametrize("key", sorted(silu_mul_tl.SEARCH_SPACE))
+def test_silu_mul_config_values_are_in_the_search_space(key):
+    assert silu_mul_tl.CONFIG[key] in silu_mul_tl.SEARCH_SPACE[key]
+
+
+@pytest.mark.parametrize("key", sorted(add_rms_norm_tl.SEARCH_SPACE))
+def test_add_rms_norm_config_values_are_in_the_search_space(key):
+    assert add_rms_norm_tl.CONFIG[key] in add_rms_norm_tl.SEARCH_SPACE[key]
+
+
 def test_tilelang_kernels_refuse_cpu_tensors_with_a_clear_error():
     x, sin, cos = ROPE_SPEC.make_inputs((1, 4, 2, 64), torch.bfloat16, seed=0)
     with pytest.raises(ValueError, match="runs on a GPU"):
@@ -77,3 +164,7 @@ def test_tilelang_kernels_refuse_cpu_tensors_with_a_clear_error():
     x, w, eps = RMS_SPEC.make_inputs((4, 64), torch.bfloat16, seed=0)
     with pytest.raises(ValueError, match="runs on a GPU"):
         rms_norm_tl.rms_norm(x, w, eps)
+    with pytest.raises(ValueError, match="runs on a GPU"):
+        add_rms_norm_tl.add_rms_norm(*ADD_RMS_SPEC.make_inputs((4, 64), torch.bfloat16, seed=0))
+    with pytest.raises(ValueError, match="runs on a GPU"):
+        silu_mul_tl.silu_mul(*SILU_SPEC.make_inputs((4, 64), torch.bfloat16, seed=0))

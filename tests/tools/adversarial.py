@@ -1,4 +1,4 @@
-"""Candidates that cheat, for both ops: each must be rejected at the right stage, with a reason.
+"""Candidates that cheat, for each single-output op: each must be rejected at the right stage, with a reason.
 
 Static cases are checked as kernel-backend files (tilelang), where torch math and
 harness access are refused before anything runs. Run-time cases are torch-backend
@@ -37,10 +37,24 @@ def rms_norm(x, weight, eps, *, out=None):
     out.copy_(result)
     return out
 """,
+    "silu_mul": """
+import torch
+
+
+def silu_mul(x, *, out=None):
+    half = x.shape[-1] // 2
+    gate, up = x[..., :half].float(), x[..., half:].float()
+    result = gate * torch.sigmoid(gate) * up
+    if out is None:
+        out = torch.empty_like(x[..., :half])
+    out.copy_(result)
+    return out
+""",
 }
 SIGNATURE = {
     "rope": "def rope(x, sin, cos, *, out=None):\n",
     "rms_norm": "def rms_norm(x, weight, eps, *, out=None):\n",
+    "silu_mul": "def silu_mul(x, *, out=None):\n",
 }
 
 
@@ -118,7 +132,7 @@ CHEATS = [
         backend="torch",
     ),
     # -- caught at run time ------------------------------------------------------------------------
-    Cheat("returns the input", "correctness", "out of tolerance", after="    out.copy_(x)\n"),
+    Cheat("returns the input", "correctness", "out of tolerance", after="    out.copy_(x[..., : out.shape[-1]])\n"),
     Cheat("returns zeros", "correctness", "out of tolerance", after="    out.zero_()\n"),
     Cheat("returns a constant", "correctness", "out of tolerance", after="    out.fill_(0.5)\n"),
     Cheat(
@@ -149,7 +163,7 @@ CHEATS = [
         "is right only on the prompt's token counts",
         "correctness",
         "hidden/",
-        after="    tokens = x.shape[0 if '{op}' == 'rms_norm' else 1]\n"
+        after="    tokens = x.shape[1 if '{op}' == 'rope' else 0]\n"
         "    if tokens not in (1, 8, 32, 128, 512, 2048, 8192, 16384, 32768):\n"
         "        out.mul_(1.5)\n",
     ),

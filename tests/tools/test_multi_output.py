@@ -1,0 +1,113 @@
+"""The evaluator with an op of two outputs (add_rms_norm: sum, normed), on the CPU with torch-backend candidates.
+
+`out=` is a (sum, normed) pair of NaN-poisoned buffers; a candidate must write both and
+return them, and each output is judged with its own tolerance (the sum exactly).
+
+add_rms_norm stays out of the cheat suite in tests/tools/adversarial.py: those cheats
+are written against a single `out` tensor (`out.copy_(x)`, `out.view(-1)[...]`,
+`out.data_ptr()`), so over a tuple they would fail with a TypeError for the wrong reason
+and prove nothing. The threats specific to two outputs are covered here instead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tools.evaluate import evaluate
+from tools.records import EvalRecord
+
+GOOD = """
+import torch
+
+
+def add_rms_norm(x, residual, weight, eps, *, out=None):
+    summed = (x.float() + residual.float()).to(x.dtype)
+    h = summed.float()
+    normed = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps) * weight.float()
+    if out is None:
+        out = (torch.empty_like(x), torch.empty_like(x))
+    out[0].copy_(summed)
+    out[1].copy_(normed)
+    return out
+"""
+
+
+def _with(old: str, new: str) -> str:
+    assert GOOD.count(old) == 1
+    return GOOD.replace(old, new)
+
+
+WRITES_ONLY_SUM = _with("    out[1].copy_(normed)\n", "")
+WRITES_ONLY_NORMED = _with("    out[0].copy_(summed)\n", "")
+RETURNS_ONLY_NORMED = _with("    return out\n", "    return out[1]\n")
+# Rounds the sum toward zero (drops the low 16 bits of the fp32 sum) instead of to nearest.
+TRUNCATES_THE_SUM = _with(
+    "    summed = (x.float() + residual.float()).to(x.dtype)\n",
+    "    exact = (x.float() + residual.float()).contiguous()\n"
+    "    summed = (exact.view(torch.int32) & -65536).view(torch.float32).to(x.dtype)\n",
+)
+
+
+def run(tmp_path: Path, source: str, **kwargs) -> EvalRecord:
+    path = tmp_path / "add_rms_norm_candidate.py"
+    path.write_text(source)
+    kwargs.setdefault("benchmark", False)
+    return evaluate(
+        "add_rms_norm",
+        "torch",
+        path,
+        shapes=["decode1", "decode8"],
+        dtypes=("bf16",),
+        device="cpu",
+        timeout_s=120,
+        **kwargs,
+    )
+
+
+def assert_failed_at(record: EvalRecord, stage: str, *fragments: str) -> None:
+    assert record.status == "failed", "accepted"
+    assert record.failed_stage == stage, record.message
+    for fragment in fragments:
+        assert fragment in record.message, record.message
+
+
+def test_an_honest_two_output_candidate_passes_every_stage(tmp_path):
+    record = run(tmp_path, GOOD, benchmark=True)
+    assert record.status == "ok", record.message
+    assert all(c.wrote_into_out and c.inputs_unchanged for c in record.correctness)
+    assert record.benchmark and all(b.status == "ok" and b.gbps > 0 for b in record.benchmark)
+
+
+@pytest.mark.parametrize(
+    ("source", "unwritten"),
+    [(WRITES_ONLY_SUM, "normed"), (WRITES_ONLY_NORMED, "sum")],
+    ids=["writes only the sum", "writes only normed"],
+)
+def test_writing_one_of_the_two_outputs_fails_correctness_naming_the_other(tmp_path, source, unwritten):
+    record = run(tmp_path, source)
+    assert_failed_at(
+        record,
+        "correctness",
+        f"never wrote output(s) `{unwritten}` (still NaN-poisoned)",
+        f"output `{unwritten}`: ",
+        "NaN/Inf in output",
+    )
+    assert not any(c.ok for c in record.correctness)
+    assert all(c.wrote_into_out for c in record.correctness)  # it returned both buffers, one left unwritten
+
+
+def test_returning_one_tensor_instead_of_the_pair_fails(tmp_path):
+    record = run(tmp_path, RETURNS_ONLY_NORMED)
+    assert_failed_at(
+        record,
+        "correctness",
+        "did not return the `out` buffer it was given (a tuple: sum, normed); it returned a Tensor",
+    )
+    assert not any(c.wrote_into_out for c in record.correctness)
+
+
+def test_a_sum_one_ulp_off_fails_the_exact_sum_tolerance(tmp_path):
+    record = run(tmp_path, TRUNCATES_THE_SUM)
+    assert_failed_at(record, "correctness", "output `sum`: ", "(atol=0, rtol=0)")
