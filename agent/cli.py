@@ -206,9 +206,10 @@ def cmd_ops(args) -> int:
     from kernels import registry, target
 
     target.select(args.target)
+    width = max(map(len, OPERATORS))
     for op in OPERATORS:
         reg = registry.registration(op, args.backend)
-        print(f"{op:<10} {reg.status:<15} {reg.reason}")
+        print(f"{op:<{width}} {reg.status:<15} {reg.reason}")
     return 0
 
 

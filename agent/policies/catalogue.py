@@ -34,6 +34,11 @@ CATALOGUE: dict[tuple[str, str], list[Design]] = {
             "32 rows per 64 threads: each thread handles more elements, more memory-level parallelism",
             {"block_rows": 32, "threads": 64},
         ),
+        Design(
+            "split the head for decode",
+            "8 rows x 16 pairs per 64-thread block: 8B decode8 q becomes 128 blocks instead of 4, one per SM",
+            {"block_rows": 8, "threads": 64, "block_cols": 16},
+        ),
     ],
     ("rms_norm", "tilelang"): [
         Design(
@@ -67,6 +72,76 @@ CATALOGUE: dict[tuple[str, str], list[Design]] = {
     ("rms_norm", "ninetoothed"): [
         Design("more warps per row", "8 warps per row: more loads in flight for long rows", {"num_warps": 8}),
         Design("fewer warps per row", "2 warps per row: more programs resident per SM", {"num_warps": 2}),
+    ],
+    ("silu_mul", "tilelang"): [
+        Design(
+            "long rows per block",
+            "1 row x 2048 columns per 256-thread block: 8 elements per thread, one 16-byte load of gate and "
+            "one of up each in bf16, and 7 column blocks per 8B token instead of 28 small ones",
+            {"block_rows": 1, "block_cols": 2048, "threads": 256},
+        ),
+        Design(
+            "small tiles for decode",
+            "1 row x 256 columns per 64-thread block: a decode batch of 1 still spreads over 32-56 blocks, "
+            "so more SMs pull on DRAM for a 50-90 KB problem",
+            {"block_rows": 1, "block_cols": 256, "threads": 64},
+        ),
+        Design(
+            "many rows per block",
+            "8 rows x 512 columns per 256-thread block: 16 elements per thread for more loads in flight "
+            "on prefill, and 8x fewer blocks to schedule",
+            {"block_rows": 8, "block_cols": 512, "threads": 256},
+        ),
+    ],
+    ("silu_mul", "ninetoothed"): [
+        Design(
+            "one row, wide tile",
+            "1 x 4096 per program with 8 warps: long contiguous runs of gate and up, 16 elements per thread",
+            {"block_rows": 1, "block_cols": 4096, "num_warps": 8},
+        ),
+        Design(
+            "small tiles for decode",
+            "1 x 512 per program with 2 warps: a single decode token still gives 16-28 programs to spread over SMs",
+            {"block_rows": 1, "block_cols": 512, "num_warps": 2},
+        ),
+        Design(
+            "square-ish tiles, pipelined",
+            "8 x 512 per program with 2 stages: more bytes in flight per program on prefill-sized inputs",
+            {"block_rows": 8, "block_cols": 512, "num_warps": 4, "num_stages": 2},
+        ),
+    ],
+    ("add_rms_norm", "tilelang"): [
+        Design(
+            "one row per wide block",
+            "one row per 512-thread block: two input rows and two output rows per block, 8 elements per "
+            "thread at hidden 4096, so the loads of x and residual stay 16 bytes wide with more bytes in flight",
+            {"block_rows": 1, "threads": 512},
+        ),
+        Design(
+            "two rows per block",
+            "2 rows per 256-thread block: each block-wide reduction and barrier serves twice the bytes, "
+            "which matters more here than in rms_norm since a row moves 4 x hidden elements",
+            {"block_rows": 2, "threads": 256},
+        ),
+        Design(
+            "one row per small block",
+            "one row per 128-thread block: more resident blocks per SM, so decode batches of 1-128 rows "
+            "still keep several blocks' loads in flight",
+            {"block_rows": 1, "threads": 128},
+        ),
+    ],
+    ("add_rms_norm", "ninetoothed"): [
+        Design(
+            "more warps per row",
+            "8 warps per row: a program streams two input rows and writes two; at hidden 4096 each thread "
+            "then holds 16 elements of x, residual and the sum instead of 32, less register pressure",
+            {"num_warps": 8},
+        ),
+        Design(
+            "fewer warps per row",
+            "2 warps per row: fewer registers per program's row tile, more programs resident per SM",
+            {"num_warps": 2},
+        ),
     ],
 }
 

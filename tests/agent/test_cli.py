@@ -95,7 +95,9 @@ def test_env_names_the_target_and_versions():
 def test_ops_reports_native_or_fallback():
     done = agent("ops", "--backend", "torch")
     assert done.returncode == 0
-    assert "rope       native" in done.stdout
+    rows = {line.split()[0]: line.split()[1] for line in done.stdout.splitlines()}
+    assert rows == {"rope": "native", "rms_norm": "native", "silu_mul": "native", "add_rms_norm": "native"}
+    assert len({line.index("native") for line in done.stdout.splitlines()}) == 1  # one column
 
 
 def test_unknown_shape_is_a_clear_error():
