@@ -56,6 +56,15 @@ class Tolerance:
     rtol: float
 
 
+# What one rounding of the fp32 result allows: 1-2 ulp in bf16/fp16 (2**-7, 2**-10 relative); in
+# fp32, reassociation, FMA and fast math functions. atol covers results near zero (or that cancel).
+ONE_ROUNDING: dict[torch.dtype, Tolerance] = {
+    torch.bfloat16: Tolerance(atol=1e-5, rtol=2**-7),
+    torch.float16: Tolerance(atol=1e-5, rtol=2**-10),
+    torch.float32: Tolerance(atol=1e-5, rtol=1e-5),
+}
+
+
 @dataclass(frozen=True)
 class Comparison:
     """How far an output is from the reference; `first_bad_index` is None when within tolerance."""

@@ -27,7 +27,7 @@ import torch
 
 from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
 from kernels.rms_norm.spec import HIDDEN_SHAPES, LLAMA_EPS, random_hidden_shape
-from kernels.spec import NamedShape, OpSpec, Tolerance
+from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec, Tolerance
 from kernels.validation import (
     SUPPORTED_DTYPES,
     require_contiguous,
@@ -127,11 +127,7 @@ def _shapes() -> tuple[NamedShape, ...]:
 
 
 # The normalised output: rms_norm's tolerances (1-2 ulp of the result).
-TOLERANCES = {
-    torch.bfloat16: Tolerance(atol=1e-5, rtol=2**-7),
-    torch.float16: Tolerance(atol=1e-5, rtol=2**-10),
-    torch.float32: Tolerance(atol=1e-5, rtol=1e-5),
-}
+TOLERANCES = ONE_ROUNDING
 # The sum: exactly the rounded x + residual, in every dtype.
 EXACT = {dtype: Tolerance(atol=0.0, rtol=0.0) for dtype in TOLERANCES}
 

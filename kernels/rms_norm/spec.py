@@ -19,7 +19,7 @@ import random
 import torch
 
 from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
-from kernels.spec import NamedShape, OpSpec, Tolerance
+from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec
 from kernels.validation import (
     SUPPORTED_DTYPES,
     check_out,
@@ -105,11 +105,7 @@ def random_hidden_shape(rng: random.Random) -> NamedShape:
     return NamedShape("hidden/random", (rng.randint(1, 700), rng.choice([2048, 4096, 1000])))
 
 
-TOLERANCES = {
-    torch.bfloat16: Tolerance(atol=1e-5, rtol=2**-7),
-    torch.float16: Tolerance(atol=1e-5, rtol=2**-10),
-    torch.float32: Tolerance(atol=1e-5, rtol=1e-5),
-}
+TOLERANCES = ONE_ROUNDING
 
 SPEC = OpSpec(
     name="rms_norm",

@@ -24,7 +24,7 @@ import random
 import torch
 
 from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
-from kernels.spec import NamedShape, OpSpec, Tolerance
+from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec
 from kernels.validation import (
     SUPPORTED_DTYPES,
     check_out,
@@ -133,13 +133,8 @@ def random_hidden_shape(rng: random.Random) -> NamedShape:
     return NamedShape("hidden/random", dims)
 
 
-# 1-2 ulp of the result in bf16/fp16 (2**-7, 2**-10 relative); fp32 allows
-# reassociation and FMA. atol covers results that nearly cancel.
-TOLERANCES = {
-    torch.bfloat16: Tolerance(atol=1e-5, rtol=2**-7),
-    torch.float16: Tolerance(atol=1e-5, rtol=2**-10),
-    torch.float32: Tolerance(atol=1e-5, rtol=1e-5),
-}
+# atol covers results that nearly cancel.
+TOLERANCES = ONE_ROUNDING
 
 SPEC = OpSpec(
     name="rope",

@@ -23,7 +23,7 @@ import random
 import torch
 
 from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
-from kernels.spec import NamedShape, OpSpec, Tolerance
+from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec
 from kernels.validation import (
     SUPPORTED_DTYPES,
     check_out,
@@ -105,13 +105,8 @@ def random_hidden_shape(rng: random.Random) -> NamedShape:
     return NamedShape("hidden/random", (rng.randint(1, 700), 2 * intermediate))
 
 
-# 1-2 ulp of the result in bf16/fp16 (2**-7, 2**-10 relative); fp32 allows a fast exp and FMA.
 # atol covers results near zero (gate or up near 0, or gate far in the sigmoid's lower tail).
-TOLERANCES = {
-    torch.bfloat16: Tolerance(atol=1e-5, rtol=2**-7),
-    torch.float16: Tolerance(atol=1e-5, rtol=2**-10),
-    torch.float32: Tolerance(atol=1e-5, rtol=1e-5),
-}
+TOLERANCES = ONE_ROUNDING
 
 SPEC = OpSpec(
     name="silu_mul",
