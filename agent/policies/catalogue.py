@@ -36,8 +36,8 @@ CATALOGUE: dict[tuple[str, str], list[Design]] = {
         ),
         Design(
             "split the head for decode",
-            "8 rows x 16 pairs per 64-thread block: 8B decode8 q becomes 128 blocks instead of 4, one per SM",
-            {"block_rows": 8, "threads": 64, "block_cols": 16},
+            "decode calls only: 8 rows x 16 pairs per 64-thread block, so 8B decode8 q runs 128 blocks, not 4",
+            {"small_block_rows": 8, "small_threads": 64, "small_block_cols": 16},
         ),
     ],
     ("rms_norm", "tilelang"): [

@@ -18,15 +18,38 @@ import torch
 from kernels.rope.spec import SPEC
 from kernels.tilelang_support import compile_kernel, tilelang_dtype
 
-CONFIG = {"block_rows": 64, "threads": 128, "block_cols": 64}
+# Calls of at most SMALL_TOKENS tokens (decode) use the small_* tiling, larger ones (prefill) the
+# rest, so each size class can be tuned without slowing the other: on the H200 one tiling for all
+# shapes left decode calls with 4-8 blocks, and tilings that helped them slowed prefill.
+SMALL_TOKENS = 256
+
+CONFIG = {
+    "block_rows": 64,
+    "threads": 128,
+    "block_cols": 64,
+    "small_block_rows": 64,
+    "small_threads": 128,
+    "small_block_cols": 64,
+}
 
 SEARCH_SPACE = {
     "block_rows": [8, 16, 32, 64, 128, 256],
     "threads": [64, 128, 256, 512],
     "block_cols": [8, 16, 32, 64],
+    "small_block_rows": [4, 8, 16, 32, 64],
+    "small_threads": [32, 64, 128, 256],
+    "small_block_cols": [8, 16, 32, 64],
 }
 
+TILING_KEYS = ("block_rows", "threads", "block_cols")
+
 _kernels: dict[tuple, object] = {}
+
+
+def tiling(tokens: int) -> dict[str, int]:
+    """build()'s tiling arguments for a call on `tokens` tokens (batch * seq)."""
+    prefix = "small_" if tokens <= SMALL_TOKENS else ""
+    return {key: CONFIG[prefix + key] for key in TILING_KEYS}
 
 
 def build(heads: int, head_dim: int, dtype: str, block_rows: int, threads: int, block_cols: int = 64):
@@ -64,14 +87,15 @@ def build(heads: int, head_dim: int, dtype: str, block_rows: int, threads: int, 
 
 def program(dims: tuple[int, ...], dtype: torch.dtype):
     """The program `rope` compiles for x of shape `dims` (for lowering and inspection)."""
-    _, _, heads, head_dim = dims
-    return build(heads, head_dim, tilelang_dtype(dtype), **CONFIG)
+    batch, seq, heads, head_dim = dims
+    return build(heads, head_dim, tilelang_dtype(dtype), **tiling(batch * seq))
 
 
-def _kernel(heads: int, head_dim: int, dtype: torch.dtype):
-    key = (heads, head_dim, dtype, tuple(sorted(CONFIG.items())))
+def _kernel(heads: int, head_dim: int, dtype: torch.dtype, tokens: int):
+    config = tiling(tokens)
+    key = (heads, head_dim, dtype, tuple(sorted(config.items())))  # equal tilings share one program
     if key not in _kernels:
-        _kernels[key] = compile_kernel(build(heads, head_dim, tilelang_dtype(dtype), **CONFIG))
+        _kernels[key] = compile_kernel(build(heads, head_dim, tilelang_dtype(dtype), **config))
     return _kernels[key]
 
 
@@ -81,8 +105,8 @@ def rope(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, *, out: torch.Te
         out = torch.empty_like(x)
     if x.numel() == 0:
         return out
-    _batch, _seq, heads, head_dim = x.shape
-    kernel = _kernel(heads, head_dim, x.dtype)
+    batch, seq, heads, head_dim = x.shape
+    kernel = _kernel(heads, head_dim, x.dtype, batch * seq)
     kernel(x.view(-1, head_dim), sin, cos, out.view(-1, head_dim))
     return out
 

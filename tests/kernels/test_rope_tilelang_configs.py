@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pytest
+import torch
 
 import kernels.rope.tilelang as rope_tl
 from kernels.tilelang_support import lower_to_source
 
 
 def _source(head_dim: int, block_cols: int) -> str:
-    config = {**rope_tl.CONFIG, "block_rows": 16, "block_cols": block_cols}
+    config = {**rope_tl.tiling(1 << 20), "block_rows": 16, "block_cols": block_cols}
     return lower_to_source(rope_tl.build(32, head_dim, "bfloat16", **config))
 
 
@@ -18,6 +19,20 @@ def test_the_default_keeps_one_block_column():
     # the kernel the agent's runs started from.
     assert rope_tl.CONFIG["block_cols"] >= 64
     assert "blockIdx.y" not in _source(128, rope_tl.CONFIG["block_cols"])
+
+
+def test_decode_and_prefill_calls_take_their_own_tiling(monkeypatch):
+    monkeypatch.setitem(rope_tl.CONFIG, "small_block_rows", 8)
+    monkeypatch.setitem(rope_tl.CONFIG, "small_block_cols", 16)
+    assert rope_tl.tiling(rope_tl.SMALL_TOKENS) == {"block_rows": 8, "threads": 128, "block_cols": 16}
+    assert rope_tl.tiling(rope_tl.SMALL_TOKENS + 1) == {"block_rows": 64, "threads": 128, "block_cols": 64}
+    decode = lower_to_source(rope_tl.program((8, 1, 32, 128), torch.bfloat16))
+    prefill = lower_to_source(rope_tl.program((1, 2048, 32, 128), torch.bfloat16))
+    assert "blockIdx.y" in decode and "blockIdx.y" not in prefill
+
+
+def test_by_default_both_size_classes_share_one_program():
+    assert rope_tl.tiling(1) == rope_tl.tiling(1 << 20)
 
 
 @pytest.mark.parametrize(("head_dim", "block_cols"), [(64, 8), (64, 16), (128, 8), (128, 16), (128, 32)])

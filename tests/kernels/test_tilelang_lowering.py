@@ -27,7 +27,7 @@ DTYPES = [torch.bfloat16, torch.float16, torch.float32]
 
 @functools.cache
 def rope_source(heads: int, head_dim: int, dtype: str) -> str:
-    return lower_to_source(rope_tl.build(heads, head_dim, dtype, **rope_tl.CONFIG))
+    return lower_to_source(rope_tl.build(heads, head_dim, dtype, **rope_tl.tiling(1 << 20)))
 
 
 @functools.cache
