@@ -18,6 +18,7 @@ from pathlib import Path
 from agent.runfolder import RUNS_DIR
 from kernels.registry import BACKENDS, OPERATORS
 from kernels.target import TARGET_CHOICES
+from tools.records import BASELINES
 
 
 def _progress():
@@ -61,7 +62,7 @@ def _console():
 def _print_record(record, console) -> None:
     from rich.table import Table
 
-    from tools.report import COLUMNS, shape_rows
+    from tools.report import COLUMNS, liger_note, shape_rows
 
     console.print(
         f"[bold]{record.op}[{record.backend}][/bold]  {record.candidate}  "
@@ -81,6 +82,9 @@ def _print_record(record, console) -> None:
             style = None if row["status"] == "ok" else "red"
             table.add_row(*(row[k] for k in COLUMNS), style=style)
         console.print(table)
+    note = liger_note(record)
+    if note:
+        console.print(f"[yellow]{note}[/yellow]")
     if record.profile:
         from tools.profile import summarise
 
@@ -128,6 +132,12 @@ def _explain_without_gpu(args, console) -> int:
     return 0
 
 
+def _baselines(args, default: tuple[str, ...]) -> tuple[str, ...]:
+    """--baselines, else `default`; --no-compile drops torch.compile either way."""
+    chosen = tuple(args.baselines) if args.baselines is not None else default
+    return tuple(b for b in chosen if not (b == "compiled" and args.no_compile))
+
+
 def cmd_eval(args) -> int:
     import torch
 
@@ -146,7 +156,7 @@ def cmd_eval(args) -> int:
             dtypes=tuple(args.dtypes),
             benchmark=not args.no_bench,
             profile=args.profile,
-            baselines=tuple(b for b in ("eager", "compiled") if not (b == "compiled" and args.no_compile)),
+            baselines=_baselines(args, default=("eager", "compiled")),
             device=args.device,
             target=args.target,
             timeout_s=args.timeout,
@@ -179,6 +189,7 @@ def cmd_bench(args) -> int:
             records, path = run_bench(
                 op,
                 tuple(args.backends),
+                baselines=_baselines(args, default=BASELINES),
                 out_dir=Path(args.out) if args.out else None,
                 on_event=on_event,
                 shapes=args.shapes,
@@ -453,6 +464,15 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--device", choices=["auto", "cuda", "cpu"], default="auto")
         p.add_argument("--timeout", type=float, default=900.0, help="seconds before the candidate is killed")
 
+    def baselines(p, default: str):
+        p.add_argument(
+            "--baselines",
+            nargs="+",
+            choices=BASELINES,
+            help=f"what the kernel is timed against: torch eager, torch.compile, Liger-Kernel (default: {default})",
+        )
+        p.add_argument("--no-compile", action="store_true", help="skip the torch.compile baseline")
+
     p = sub.add_parser("optimize", help="the loop: propose, evaluate, keep what wins (needs a GPU)")
     p.add_argument("op", choices=OPERATORS)
     p.add_argument("--backend", choices=["tilelang", "ninetoothed"], required=True)
@@ -518,8 +538,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--candidate", help="kernel file to evaluate (default: kernels/OP/BACKEND.py)")
     p.add_argument("--profile", action="store_true", help="also run ncu (mcProfiler on MetaX) per shape")
     p.add_argument("--no-bench", action="store_true", help="stop after correctness")
-    p.add_argument("--no-compile", action="store_true", help="skip the torch.compile baseline")
     p.add_argument("--json", metavar="PATH", help="write the full record as JSON")
+    baselines(p, "eager compiled")
     common(p)
     p.set_defaults(func=cmd_eval)
 
@@ -527,6 +547,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ops", nargs="+", choices=OPERATORS)
     p.add_argument("--backends", nargs="+", default=["tilelang", "ninetoothed"], choices=BACKENDS)
     p.add_argument("--out", help="results folder (default: benchmarks/results)")
+    baselines(p, "all three; liger is noted as unavailable where liger-kernel is not installed")
     common(p)
     p.set_defaults(func=cmd_bench)
 

@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from tools.records import Baseline
+
 PolicyName = Literal["search", "llm"]
 
 
@@ -31,7 +33,7 @@ class RunConfig(BaseModel):
         default=180.0, description="the compile stage's limit; a slower candidate fails at compile"
     )
     profile: bool = Field(default=False, description="ncu per evaluation; its summary goes into the next prompt")
-    baselines: list[Literal["eager", "compiled"]] = Field(default_factory=lambda: ["eager"])
+    baselines: list[Baseline] = Field(default_factory=lambda: ["eager"])
     start_source: str | None = Field(default=None, description="kernel file to start from (default: the working copy)")
     # Fewer timed calls than agent eval's 400 keep an iteration short; the acceptance rule widens its
     # noise band with the measured p10-p90 spread, so a noisier median only raises the bar.

@@ -1,4 +1,8 @@
-"""`agent bench`: every backend on an op's named shapes, results as JSON plus a markdown table."""
+"""`agent bench`: every backend on an op's named shapes, results as JSON plus a markdown table.
+
+Its baselines are torch eager, torch.compile and Liger-Kernel: Liger is timed wherever
+liger-kernel is importable (tools/liger.py) and noted as unavailable where it is not.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from pathlib import Path
 from tools.candidate import PROJECT_ROOT
 from tools.env import collect_environment, gpu_slug
 from tools.evaluate import evaluate
-from tools.records import EvalRecord
+from tools.records import BASELINES, Baseline, EvalRecord
 from tools.report import bench_markdown
 
 RESULTS_DIR = PROJECT_ROOT / "benchmarks" / "results"
@@ -20,12 +24,13 @@ def run_bench(
     op: str,
     backends: tuple[str, ...] = BENCH_BACKENDS,
     *,
+    baselines: tuple[Baseline, ...] = BASELINES,
     out_dir: Path | None = None,
     on_event: Callable[[dict], None] | None = None,
     **evaluate_kwargs,
 ) -> tuple[list[EvalRecord], Path]:
     """Evaluate each backend's kernel file for `op`; write <out>/<gpu>/<op>.json and .md."""
-    records = [evaluate(op, backend, on_event=on_event, **evaluate_kwargs) for backend in backends]
+    records = [evaluate(op, backend, baselines=baselines, on_event=on_event, **evaluate_kwargs) for backend in backends]
     env = records[0].environment or collect_environment()
     folder = (out_dir or RESULTS_DIR) / gpu_slug(env)
     folder.mkdir(parents=True, exist_ok=True)

@@ -23,6 +23,7 @@ from kernels import target as targets
 from kernels.spec import DTYPES
 from tools.candidate import default_candidate, harness_sha256, sha256_file
 from tools.env import collect_environment
+from tools.liger import installed_version
 from tools.records import EvalRecord, EvalRequest, ShapeBenchmark, ShapeCorrectness, StageResult
 from tools.sandbox import run_child
 from tools.static_check import check_file
@@ -61,6 +62,8 @@ def evaluate(
 ) -> EvalRecord:
     """Evaluate `candidate` (default: the backend's kernel file) and return the full record.
 
+    `baselines` may add "liger" (Liger-Kernel's kernel for the op, tools/liger.py): timed when
+    liger-kernel is installed and its output matches the spec, otherwise a note per shape.
     With `incumbent` (the current best kernel file), the benchmark also times it in the same
     process, shape by shape, so `speedup_vs_incumbent` is a ratio from one run. `max_reps` caps
     the timed calls per variant (the loop uses fewer than `agent eval` to keep iterations short).
@@ -91,6 +94,9 @@ def evaluate(
         seeds=seeds,
         environment=collect_environment(target_info),
     )
+    if "liger" in baselines and record.environment is not None:
+        # Only when asked for: other records (and `agent compare`'s version match) stay as they were.
+        record.environment.versions["liger_kernel"] = installed_version() or "not installed"
     request = EvalRequest(
         op=op,
         backend=backend,
@@ -205,6 +211,9 @@ def _summary(record: EvalRecord) -> str:
     speedup = record.geomean_speedup("eager")
     if speedup:
         parts.append(f"geomean {speedup:.2f}x over torch eager")
+    over_liger = record.geomean_speedup("liger")
+    if over_liger:
+        parts.append(f"{over_liger:.2f}x over Liger-Kernel")
     fraction = record.median_fraction_of_copy()
     if fraction:
         parts.append(f"median {fraction:.2f} of copy bandwidth")

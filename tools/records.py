@@ -17,6 +17,13 @@ from pydantic import BaseModel, Field
 StageName = Literal["static", "compile", "correctness", "benchmark", "profile", "e2e"]
 STAGES: tuple[StageName, ...] = ("static", "compile", "correctness", "benchmark", "profile", "e2e")
 StageStatus = Literal["ok", "failed", "skipped"]
+# What a candidate can be timed against besides the current best. liger: Liger-Kernel's kernel for
+# the op (tools/liger.py), when it is installed; otherwise the record carries a note.
+Baseline = Literal["eager", "compiled", "liger"]
+BASELINES: tuple[Baseline, ...] = ("eager", "compiled", "liger")
+# How the Liger baseline ended for one shape: timed after matching the spec; its output failed the
+# spec (so it was not timed); it raised; or it could not run here (not installed, no kernel, no GPU).
+LigerStatus = Literal["ok", "wrong", "failed", "unavailable"]
 
 
 class StageResult(BaseModel):
@@ -66,6 +73,12 @@ class ShapeBenchmark(BaseModel):
     candidate: Timing
     eager: Timing | None = None
     compiled: Timing | None = None
+    liger: Timing | None = Field(
+        default=None, description="Liger-Kernel's kernel for the op (tools/liger.py), only once it matched the spec"
+    )
+    liger_status: LigerStatus | None = Field(
+        default=None, description="how the Liger baseline ended, when it was asked for; the note says why"
+    )
     incumbent: Timing | None = Field(default=None, description="the current best, timed in the same process")
     copy_roofline: Timing | None = Field(default=None, description="device-to-device copy of bytes_moved")
     graph: Timing | None = Field(default=None, description="CUDA-graph replay, decode shapes only")
@@ -76,6 +89,7 @@ class ShapeBenchmark(BaseModel):
     fraction_of_copy: float | None = None
     speedup_vs_eager: float | None = None
     speedup_vs_compiled: float | None = None
+    speedup_vs_liger: float | None = None
     speedup_vs_incumbent: float | None = None
     status: Literal["ok", "measurement_error", "wrong_after_timing"] = "ok"
     note: str = ""
@@ -153,7 +167,7 @@ class EvalRecord(BaseModel):
         values = [b.fraction_of_copy for b in self.benchmark if b.fraction_of_copy]
         return statistics.median(values) if values else None
 
-    def geomean_speedup(self, against: Literal["eager", "compiled", "incumbent"] = "eager") -> float | None:
+    def geomean_speedup(self, against: Literal["eager", "compiled", "liger", "incumbent"] = "eager") -> float | None:
         values = [getattr(b, f"speedup_vs_{against}") for b in self.benchmark if getattr(b, f"speedup_vs_{against}")]
         if not values:
             return None
@@ -173,7 +187,7 @@ class EvalRequest(BaseModel):
     seeds: list[int]
     device: Literal["cuda", "cpu"]
     stages: list[StageName]
-    baselines: list[Literal["eager", "compiled"]] = Field(default_factory=lambda: ["eager", "compiled"])
+    baselines: list[Baseline] = Field(default_factory=lambda: ["eager", "compiled"])
     graph: bool = True
     target: str = "auto"
     incumbent: str | None = Field(default=None, description="kernel file of the current best, timed alongside")

@@ -11,6 +11,15 @@ def _fmt(value: float | None, spec: str, suffix: str = "") -> str:
     return "-" if value is None else f"{value:{spec}}{suffix}"
 
 
+def _vs_liger(b: ShapeBenchmark | None) -> str:
+    """The speedup over Liger-Kernel; "liger wrong" when its output failed the spec (so it was not timed)."""
+    if b is not None and b.liger_status == "wrong":
+        return "liger wrong"
+    if b is not None and b.liger_status == "failed":
+        return "liger failed"
+    return _fmt(b.speedup_vs_liger if b else None, ".2f", "x")
+
+
 def shape_rows(record: EvalRecord) -> list[dict[str, str]]:
     """One row per (shape, dtype): status, worst error over seeds, timing and ratios."""
     checks: dict[tuple[str, str], list[ShapeCorrectness]] = defaultdict(list)
@@ -40,9 +49,22 @@ def shape_rows(record: EvalRecord) -> list[dict[str, str]]:
                 "of_copy": _fmt(100 * b.fraction_of_copy if b and b.fraction_of_copy else None, ".0f", "%"),
                 "vs_eager": _fmt(b.speedup_vs_eager if b else None, ".2f", "x"),
                 "vs_compile": _fmt(b.speedup_vs_compiled if b else None, ".2f", "x"),
+                "vs_liger": _vs_liger(b),
             }
         )
     return rows
+
+
+def liger_note(record: EvalRecord, limit: int = 3) -> str | None:
+    """Why the Liger baseline is missing from some shapes (not installed, wrong, failed); None when it is not."""
+    missed = [b for b in record.benchmark if b.liger_status not in (None, "ok")]
+    if not missed:
+        return None
+    reasons = list(
+        dict.fromkeys(part for b in missed for part in b.note.split("; ") if part.startswith(("liger ", "liger:")))
+    )
+    shown = "; ".join(reasons[:limit]) + (f"; and {len(reasons) - limit} more" if len(reasons) > limit else "")
+    return f"Liger-Kernel baseline missing on {len(missed)}/{len(record.benchmark)} shape(s): {shown}"
 
 
 COLUMNS = {
@@ -56,6 +78,7 @@ COLUMNS = {
     "of_copy": "% of copy",
     "vs_eager": "vs eager",
     "vs_compile": "vs compile",
+    "vs_liger": "vs liger",
 }
 
 
@@ -64,13 +87,14 @@ def bench_markdown(op: str, records: list[EvalRecord]) -> str:
     env = next((r.environment for r in records if r.environment), None)
     lines = [f"# {op}: benchmark", ""]
     if env:
-        versions = ", ".join(
-            f"{k} {v}" for k, v in env.versions.items() if k in {"torch", "triton", "tilelang", "ninetoothed"}
-        )
+        shown = {"torch", "triton", "tilelang", "ninetoothed", "liger_kernel"}
+        versions = ", ".join(f"{k} {v}" for k, v in env.versions.items() if k in shown)
         lines += [f"Device: {env.device or 'CPU'} (driver {env.driver or '-'}); {versions}.", ""]
     lines += [
         "Median of L2-flushed calls (CUDA events); GB/s from bytes_moved; % of copy = fraction of a "
-        "device-to-device copy of the same bytes timed the same way; speedups are within one run.",
+        "device-to-device copy of the same bytes timed the same way; speedups are within one run. "
+        "vs liger: over Liger-Kernel's kernel for the op (tools/liger.py), timed only once its output "
+        "matched the spec (`liger wrong` otherwise); `-` where it was not installed or has no kernel.",
         "",
     ]
     for record in records:
@@ -78,6 +102,9 @@ def bench_markdown(op: str, records: list[EvalRecord]) -> str:
         lines.append("")
         lines.append(f"{record.message}")
         lines.append("")
+        note = liger_note(record)
+        if note:
+            lines += [note, ""]
         rows = shape_rows(record)
         if not rows:
             continue

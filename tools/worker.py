@@ -26,11 +26,13 @@ from kernels import target as targets
 from kernels.registry import spec as op_spec
 from kernels.registry import torch_implementation
 from kernels.spec import NamedShape, OpSpec, parse_dtype
+from tools import liger
 from tools.candidate import load_candidate
 from tools.records import (
     CompileInfo,
     EvalRequest,
     KernelSource,
+    LigerStatus,
     ShapeBenchmark,
     ShapeCorrectness,
     StageResult,
@@ -261,6 +263,8 @@ class Measured:
     candidate: Timing
     eager: Timing | None = None
     compiled: Timing | None = None
+    liger: Timing | None = None
+    liger_status: LigerStatus | None = None
     incumbent: Timing | None = None
     copy: Timing | None = None
     graph: Timing | None = None
@@ -293,6 +297,14 @@ class CpuBench:
         measured = Measured(candidate=next(timings))
         measured.incumbent = next(timings) if w.incumbent is not None else None
         measured.eager = next(timings) if "eager" in w.request.baselines else None
+        if "liger" in w.request.baselines:
+            try:
+                liger.load(w.request.op)
+                reason = "needs a CUDA GPU (its kernels are Triton)"
+            except liger.LigerUnavailable as err:
+                reason = str(err)
+            measured.liger_status = "unavailable"
+            measured.notes.append(f"liger baseline: {reason}")
         return finish(w, shape, dtype, args, out, measured)
 
 
@@ -313,6 +325,7 @@ class GpuBench:
         self.garbage.manual_seed(worker.request.seeds[0] + 104729)
         # After one failed capture this process's capture state is not trusted again.
         self.graph_failure: str | None = None
+        self.liger_fn: tuple[liger.Adapter, Callable] | liger.LigerUnavailable | None = None
 
     def compiled(self, dtype: torch.dtype) -> Callable:
         if dtype not in self.compiled_fns:
@@ -355,12 +368,46 @@ class GpuBench:
                 measured.compiled = time_events(lambda: fn(*args), self.flusher, max_reps=reps)
             except Exception as err:  # the baseline failing must not fail the candidate
                 measured.notes.append(f"torch.compile baseline failed: {_error_text(err)[:200]}")
+        if "liger" in w.request.baselines:
+            self._liger(dtype, args, measured)
         nbytes = spec.bytes_moved(shape.dims, dtype)
         measured.copy = self.roofline.timing(w.device, nbytes)
         if w.request.graph and shape.decode and nbytes <= GRAPH_MAX_BYTES:
             self._graphs(shape, dtype, seed, nbytes, measured)
         measured.ceiling_gbps = self.roofline.ceiling_gbps(w.device)
         return finish(w, shape, dtype, args, out, measured)
+
+    def _liger(self, dtype: torch.dtype, args: tuple, measured: Measured) -> None:
+        """Liger-Kernel's kernel for the op, checked against the spec first: a wrong result is never timed.
+
+        Each binding prepares its inputs (tools/liger.py) outside the timed region; the check gets a
+        binding of its own, since Liger's RoPE rotates its inputs in place.
+        """
+        from tools.timing import time_events
+
+        w = self.worker
+        if self.liger_fn is None:
+            try:
+                self.liger_fn = liger.load(w.request.op)
+            except liger.LigerUnavailable as err:
+                self.liger_fn = err
+        if isinstance(self.liger_fn, liger.LigerUnavailable):
+            measured.liger_status = "unavailable"
+            measured.notes.append(f"liger baseline: {self.liger_fn}")
+            return
+        adapter, fn = self.liger_fn
+        try:
+            comparison = liger.check(adapter.bind(fn, args), w.spec, args, dtype)
+            if not comparison.ok:
+                measured.liger_status = "wrong"
+                measured.notes.append(f"liger wrong (not timed): {adapter.api}: {comparison.message}"[:400])
+                return
+            call = adapter.bind(fn, args)
+            measured.liger = time_events(call.run, self.flusher, max_reps=w.request.max_reps)
+            measured.liger_status = "ok"
+        except Exception as err:  # the baseline failing must not fail the candidate
+            measured.liger_status = "failed"
+            measured.notes.append(f"liger baseline failed: {adapter.api}: {_error_text(err)[:200]}")
 
     def _graphs(self, shape: NamedShape, dtype: torch.dtype, seed: int, nbytes: int, measured: Measured) -> None:
         from tools.timing import time_graph
@@ -446,6 +493,8 @@ def finish(
         candidate=m.candidate,
         eager=m.eager,
         compiled=m.compiled,
+        liger=m.liger,
+        liger_status=m.liger_status,
         incumbent=m.incumbent,
         copy_roofline=m.copy,
         graph=m.graph,
@@ -456,6 +505,7 @@ def finish(
         fraction_of_copy=gbps / copy_gbps if copy_gbps else None,
         speedup_vs_eager=_ratio(m.eager, m.candidate),
         speedup_vs_compiled=_ratio(m.compiled, m.candidate),
+        speedup_vs_liger=_ratio(m.liger, m.candidate),
         speedup_vs_incumbent=_ratio(m.incumbent, m.candidate),
         status=status,
         note="; ".join(notes),

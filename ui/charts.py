@@ -1,4 +1,4 @@
-"""The run page's chart: speed per iteration against torch eager, torch.compile and the copy roofline."""
+"""The run page's chart: speed per iteration against torch eager, torch.compile, Liger-Kernel and the copy roofline."""
 
 from __future__ import annotations
 
@@ -23,7 +23,12 @@ SHAPES = {
     "evaluating": "triangle-up",
     "proposed": "triangle-up",
 }
-LEVEL_COLOURS = {"torch eager": "#7c3aed", "torch.compile": "#0891b2", "copy roofline": "#111827"}
+LEVEL_COLOURS = {
+    "torch eager": "#7c3aed",
+    "torch.compile": "#0891b2",
+    "Liger-Kernel": "#ca8a04",
+    "copy roofline": "#111827",
+}
 METRICS = {
     "gbps": "median GB/s over shapes",
     "vs_start": "geomean speedup over the starting kernel",

@@ -333,7 +333,7 @@ def best_row(rows: list[IterationRow], run: dict) -> IterationRow | None:
 
 
 def baseline_levels(start: EvalRecord | None, metric: str) -> dict[str, float]:
-    """Horizontal rules for the chart: torch eager, torch.compile (when measured) and the copy roofline.
+    """Horizontal rules for the chart: torch eager, torch.compile and Liger-Kernel (when measured), the copy roofline.
 
     `metric` is "gbps" (median shape, GB/s) or "vs_start" (geomean speedup over the starting kernel).
     Levels come from the starting kernel's evaluation, where every baseline was timed beside it.
@@ -342,7 +342,12 @@ def baseline_levels(start: EvalRecord | None, metric: str) -> dict[str, float]:
         raise ValueError(f"metric must be 'gbps' or 'vs_start', not {metric!r}")
     if start is None:
         return {}
-    names = {"torch eager": "eager", "torch.compile": "compiled", "copy roofline": "copy_roofline"}
+    names = {
+        "torch eager": "eager",
+        "torch.compile": "compiled",
+        "Liger-Kernel": "liger",
+        "copy roofline": "copy_roofline",
+    }
     levels = {}
     for label, attribute in names.items():
         timed = [(b, getattr(b, attribute)) for b in start.benchmark if getattr(b, attribute) is not None]
@@ -377,6 +382,7 @@ def best_shape_table(record: EvalRecord, start: EvalRecord | None = None) -> lis
                 "vs start": first / b.candidate.median_us if first and b.candidate.median_us else None,
                 "vs eager": b.speedup_vs_eager,
                 "vs compile": b.speedup_vs_compiled,
+                "vs liger": b.speedup_vs_liger,
                 "status": b.status,
             }
         )
@@ -423,6 +429,7 @@ def timing_table(record: EvalRecord) -> list[dict]:
             "best us": _us(b.incumbent),
             "eager us": _us(b.eager),
             "compile us": _us(b.compiled),
+            "liger us": _us(b.liger),
             "copy us": _us(b.copy_roofline),
             "graph us": _us(b.graph),
             "GB/s": b.gbps,
@@ -430,6 +437,7 @@ def timing_table(record: EvalRecord) -> list[dict]:
             "vs best": b.speedup_vs_incumbent,
             "vs eager": b.speedup_vs_eager,
             "vs compile": b.speedup_vs_compiled,
+            "vs liger": b.speedup_vs_liger,
             "note": b.note,
         }
         for b in record.benchmark
@@ -465,9 +473,12 @@ CSV_COLUMNS = (
     "incumbent_us",
     "eager_us",
     "compiled_us",
+    "liger_us",
     "speedup_vs_incumbent",
     "speedup_vs_eager",
     "speedup_vs_compiled",
+    "speedup_vs_liger",
+    "liger_status",
     "bench_status",
     "rationale",
 )
@@ -505,9 +516,12 @@ def _csv_rows(row: IterationRow, record: EvalRecord) -> list[dict]:
                 "incumbent_us": _us(b.incumbent) if b and b.incumbent else "",
                 "eager_us": _us(b.eager) if b and b.eager else "",
                 "compiled_us": _us(b.compiled) if b and b.compiled else "",
+                "liger_us": _us(b.liger) if b and b.liger else "",
                 "speedup_vs_incumbent": b.speedup_vs_incumbent if b and b.speedup_vs_incumbent is not None else "",
                 "speedup_vs_eager": b.speedup_vs_eager if b and b.speedup_vs_eager is not None else "",
                 "speedup_vs_compiled": b.speedup_vs_compiled if b and b.speedup_vs_compiled is not None else "",
+                "speedup_vs_liger": b.speedup_vs_liger if b and b.speedup_vs_liger is not None else "",
+                "liger_status": (b.liger_status or "") if b else "",
                 "bench_status": b.status if b else "",
                 "rationale": row.rationale,
             }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -78,6 +79,19 @@ def test_bench_writes_json_and_markdown(tmp_path):
     assert "sources" not in (data["records"][0]["compile"] or {})
     markdown = (folder / "rope.md").read_text()
     assert "| llama3-8b/decode1/q | bf16 | ok |" in markdown
+
+
+@pytest.mark.skipif(importlib.util.find_spec("liger_kernel") is not None, reason="checks a host without liger-kernel")
+def test_eval_baselines_flag_asks_for_liger_and_notes_its_absence(tmp_path):
+    path = tmp_path / "record.json"
+    done = agent(
+        "eval", "rms_norm", "--backend", "torch", "--shapes", "decode1", "--device", "cpu",
+        "--baselines", "eager", "liger", "--json", str(path),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "vs liger" in done.stdout and "liger-kernel not installed" in done.stdout
+    record = json.loads(path.read_text())
+    assert all(b["liger_status"] == "unavailable" and b["compiled"] is None for b in record["benchmark"])
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks what happens without a GPU")

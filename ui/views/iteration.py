@@ -169,9 +169,10 @@ with tabs[3]:
             "Microseconds per call, median and p10/p90; `best` is the version it tried to beat, timed in the same "
             "process; copy is a device-to-device copy of the same bytes (GPU only)."
         )
-        formats = {c: "%.2f" for c in ("median us", "p10 us", "p90 us", "best us", "eager us", "compile us")}
+        timed = ("median us", "p10 us", "p90 us", "best us", "eager us", "compile us", "liger us")
+        formats = {c: "%.2f" for c in timed}
         formats |= {"copy us": "%.2f", "graph us": "%.2f", "GB/s": "%.4g", "% of copy": "%.0f%%"}
-        formats |= {"vs best": "%.2fx", "vs eager": "%.2fx", "vs compile": "%.2fx"}
+        formats |= {"vs best": "%.2fx", "vs eager": "%.2fx", "vs compile": "%.2fx", "vs liger": "%.2fx"}
         st.dataframe(
             pd.DataFrame(data.timing_table(record)),
             hide_index=True,

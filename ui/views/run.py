@@ -67,8 +67,8 @@ if run.rows:
     event = st.altair_chart(charts.speed_chart(run.rows, levels, metric), on_select="rerun", key="speed_chart")
     st.caption(
         "Each point is one candidate; the line is the version kept so far. Dashed rules: torch eager, "
-        "torch.compile (when measured) and a device-to-device copy of the same bytes, timed beside the starting "
-        "kernel. Hover for the change and the decision; click a point to open its iteration."
+        "torch.compile and Liger-Kernel (when measured) and a device-to-device copy of the same bytes, timed "
+        "beside the starting kernel. Hover for the change and the decision; click a point to open its iteration."
         + ("" if "copy roofline" in levels else " No copy roofline here: it is measured on a GPU only.")
     )
     picked = [p for selection in (event.selection or {}).values() for p in selection] if event else []
@@ -174,6 +174,7 @@ else:
             "vs start": st.column_config.NumberColumn(format="%.2fx"),
             "vs eager": st.column_config.NumberColumn(format="%.2fx"),
             "vs compile": st.column_config.NumberColumn(format="%.2fx"),
+            "vs liger": st.column_config.NumberColumn(format="%.2fx"),
         },
     )
 

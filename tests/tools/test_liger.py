@@ -1,0 +1,334 @@
+"""The optional Liger-Kernel baseline: its adapters, its absence, its column.
+
+Liger's kernels are Triton, so on the CPU the adapters' preparation (layouts, tables, output
+order) is checked with torch stand-ins written from Liger's documented math (liger-kernel 0.8.5),
+against the same `spec.compare` the evaluator applies to the real call. The real path runs in
+the GPU tests at the end, skipped where liger_kernel is not importable.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+import torch
+
+from kernels.registry import spec as op_spec
+from tests.tools import candidates
+from tools import liger
+from tools.bench import run_bench
+from tools.evaluate import evaluate
+from tools.records import EvalRecord, ShapeBenchmark, Timing
+from tools.report import bench_markdown, shape_rows
+
+LIGER_INSTALLED = importlib.util.find_spec("liger_kernel") is not None
+DTYPES = (torch.bfloat16, torch.float16, torch.float32)
+
+
+def inputs(op: str, dims: tuple[int, ...], dtype: torch.dtype, seed: int = 0) -> tuple:
+    return op_spec(op).make_inputs(dims, dtype, seed, "cpu")
+
+
+def bound_check(op: str, stand_in, args: tuple, dtype: torch.dtype):
+    """What the worker does before timing Liger: bind the adapter, run once, compare with the spec."""
+    call = liger.ADAPTERS[op].bind(stand_in, args)
+    return liger.check(call, op_spec(op), args, dtype)
+
+
+# ---------------------------------------------------------------------------------------------- stand-ins
+
+
+def rotate_half(x: torch.Tensor) -> torch.Tensor:
+    """Hugging Face's rotate_half: [x1, x2] -> [-x2, x1] over the last dim."""
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+def liger_rope_stand_in(q, k, cos, sin):
+    """`liger_rotary_pos_emb` as documented: HF's q*cos + rotate_half(q)*sin on [batch, heads, seq, head_dim]
+    with full-width [1, seq, head_dim] cos/sin (unsqueezed at dim 1), fp32 math rounded once, written
+    in place into q and k (as Liger's kernel does), which it returns."""
+    c, s = cos.unsqueeze(1).float(), sin.unsqueeze(1).float()
+    for t in (q, k):
+        tf = t.float()
+        t.copy_(tf * c + rotate_half(tf) * s)
+    return q, k
+
+
+def interleaved_rope(q, k, cos, sin):
+    """The RoPE paper's pairing (x0, x1), (x2, x3), ...: what a mis-adapted baseline would compute."""
+    c, s = cos.unsqueeze(1).float(), sin.unsqueeze(1).float()
+    out = []
+    for t in (q, k):
+        tf = t.float()
+        pairs = torch.stack((-tf[..., 1::2], tf[..., 0::2]), dim=-1).flatten(-2)
+        out.append((tf * c + pairs * s).to(t.dtype))
+    return tuple(out)
+
+
+def liger_rms_norm_stand_in(x, w, eps, offset, casting_mode):
+    """Liger's "llama" casting mode: 1/rms in fp32, the normalised row rounded to x's dtype, times (offset + w)."""
+    assert casting_mode == "llama" and offset == 0.0
+    xf = x.float()
+    normed = (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype)
+    return normed * (offset + w)
+
+
+def liger_fused_add_rms_norm_stand_in(x, r, w, eps, offset, casting_mode):
+    """Liger's fused add: S = X + R in the input dtype, Y = rms_norm(S) ("llama" mode); returns (Y, S)."""
+    s = x + r
+    return liger_rms_norm_stand_in(s, w, eps, offset, casting_mode), s
+
+
+def liger_swiglu_stand_in(a, b):
+    """Liger's SwiGLU forward (0.8.5): silu(a) in fp32, cast to b's dtype, times b."""
+    assert a.is_contiguous() and b.is_contiguous()  # else Liger would copy them inside the timed call
+    return torch.nn.functional.silu(a.float()).to(b.dtype) * b
+
+
+# ---------------------------------------------------------------------------------------------- rope
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize(
+    "dims",
+    [(1, 64, 32, 64), (4, 1, 8, 128), (1, 17, 3, 64), (3, 33, 5, 128), (1, 100, 7, 96), (5, 1, 9, 80)],
+)
+def test_rope_adapter_with_hf_math_matches_the_spec(dims, dtype):
+    args = inputs("rope", dims, dtype)
+    x_before = args[0].clone()
+    comparison = bound_check("rope", liger_rope_stand_in, args, dtype)
+    assert comparison.ok, comparison.message
+    assert torch.equal(args[0], x_before)  # Liger's in-place writes land in the adapter's copies
+
+
+def test_rope_inputs_are_hf_layout_with_full_width_tables():
+    x, sin, cos = inputs("rope", (2, 5, 8, 64), torch.bfloat16)
+    q, k, cos_full, sin_full = liger.rope_inputs(x, sin, cos)
+    assert q.shape == (2, 4, 5, 64) and k.shape == (2, 4, 5, 64)
+    # Liger transposes back to [batch, seq, heads, head_dim]: contiguous there, so it copies nothing.
+    assert q.transpose(1, 2).is_contiguous() and k.transpose(1, 2).is_contiguous()
+    assert torch.equal(q.transpose(1, 2), x[:, :, :4]) and torch.equal(k.transpose(1, 2), x[:, :, 4:])
+    assert cos_full.shape == (1, 5, 64) and cos_full.dtype == torch.float32
+    assert torch.equal(cos_full[0], torch.cat((cos, cos), -1)) and torch.equal(sin_full[0], torch.cat((sin, sin), -1))
+    assert torch.equal(liger.rope_output(q, k), x)
+
+
+def test_rope_stand_in_is_hugging_faces_apply_rotary_pos_emb():
+    llama = pytest.importorskip("transformers.models.llama.modeling_llama")
+    x, sin, cos = inputs("rope", (1, 9, 4, 64), torch.float32)
+    q, k, cos_full, sin_full = liger.rope_inputs(x, sin, cos)
+    expected = llama.apply_rotary_pos_emb(q.clone(), k.clone(), cos_full, sin_full)
+    got = liger_rope_stand_in(q, k, cos_full, sin_full)
+    for e, g in zip(expected, got, strict=True):
+        torch.testing.assert_close(g, e)
+
+
+def test_a_mis_adapted_rope_fails_the_spec_check():
+    args = inputs("rope", (1, 16, 8, 64), torch.bfloat16)
+    comparison = bound_check("rope", interleaved_rope, args, torch.bfloat16)
+    assert not comparison.ok and comparison.first_bad_index is not None
+
+
+def test_rope_adapter_needs_two_heads():
+    x, sin, cos = inputs("rope", (1, 4, 1, 64), torch.float32)
+    with pytest.raises(ValueError, match="1 head"):
+        liger.rope_inputs(x, sin, cos)
+
+
+# ---------------------------------------------------------------------------------------------- the others
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dims", [(8, 2048), (3, 1000), (129, 4097)])
+def test_rms_norm_adapter_in_llama_casting_mode_matches_the_spec(dims, dtype):
+    args = inputs("rms_norm", dims, dtype)
+    comparison = bound_check("rms_norm", liger_rms_norm_stand_in, args, dtype)
+    assert comparison.ok, comparison.message
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dims", [(8, 2048), (17, 2048), (3, 1000)])
+def test_add_rms_norm_adapter_reorders_to_sum_then_normed(dims, dtype):
+    args = inputs("add_rms_norm", dims, dtype)
+    comparison = bound_check("add_rms_norm", liger_fused_add_rms_norm_stand_in, args, dtype)
+    assert comparison.ok, comparison.message
+
+
+def test_add_rms_norm_in_liger_s_order_would_be_caught():
+    args = inputs("add_rms_norm", (8, 2048), torch.bfloat16)
+    call = liger.LigerCall(run=lambda: liger_fused_add_rms_norm_stand_in(*args, 0.0, "llama"), outputs=tuple)
+    assert not liger.check(call, op_spec("add_rms_norm"), args, torch.bfloat16).ok
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dims", [(8, 2 * 8192), (17, 2 * 1000), (3, 2 * 4097)])
+def test_silu_mul_adapter_passes_contiguous_gate_and_up(dims, dtype):
+    args = inputs("silu_mul", dims, dtype)
+    comparison = bound_check("silu_mul", liger_swiglu_stand_in, args, dtype)
+    assert comparison.ok, comparison.message
+
+
+def test_silu_mul_inputs_are_the_two_halves():
+    (x,) = inputs("silu_mul", (3, 2 * 4097), torch.bfloat16)
+    gate, up = liger.silu_mul_inputs(x)
+    assert gate.is_contiguous() and up.is_contiguous()
+    assert torch.equal(gate, x[:, :4097]) and torch.equal(up, x[:, 4097:])
+
+
+def test_every_op_has_an_adapter():
+    from kernels.registry import OPERATORS
+
+    assert set(liger.ADAPTERS) == set(OPERATORS)
+
+
+# ---------------------------------------------------------------------------------------------- without liger
+
+
+@pytest.mark.skipif(LIGER_INSTALLED, reason="checks what happens without liger-kernel")
+def test_load_says_liger_is_not_installed():
+    with pytest.raises(liger.LigerUnavailable, match="liger-kernel not installed"):
+        liger.load("rope")
+
+
+@pytest.mark.skipif(LIGER_INSTALLED, reason="checks what happens without liger-kernel")
+def test_without_liger_the_eval_record_carries_a_note_and_no_timing(tmp_path):
+    path = tmp_path / "candidate.py"
+    path.write_text(candidates.GOOD_ROPE)
+    record = evaluate(
+        "rope",
+        "torch",
+        path,
+        shapes=["decode1"],
+        device="cpu",
+        baselines=("eager", "liger"),
+        timeout_s=60,
+    )
+    assert record.status == "ok", record.message
+    assert record.benchmark
+    for b in record.benchmark:
+        assert b.status == "ok" and b.eager is not None and b.speedup_vs_eager
+        assert b.liger is None and b.speedup_vs_liger is None and b.liger_status == "unavailable"
+        assert "liger baseline: liger-kernel not installed" in b.note
+    assert record.environment.versions["liger_kernel"] == "not installed"
+    assert record.geomean_speedup("liger") is None
+
+
+@pytest.mark.skipif(LIGER_INSTALLED, reason="checks what happens without liger-kernel")
+def test_without_liger_the_bench_still_writes_everything(tmp_path):
+    records, json_path = run_bench(
+        "rms_norm", ("torch",), out_dir=tmp_path, shapes=["decode1"], device="cpu", timeout_s=60
+    )
+    assert [r.status for r in records] == ["ok"]
+    data = json.loads(json_path.read_text())
+    rows = data["records"][0]["benchmark"]
+    assert rows and all(r["liger"] is None and r["liger_status"] == "unavailable" for r in rows)
+    assert all("liger-kernel not installed" in r["note"] for r in rows)
+    markdown = json_path.with_suffix(".md").read_text()
+    assert "| vs liger |" in markdown
+    assert "| llama3-8b/decode1 | bf16 | ok |" in markdown
+    assert "Liger-Kernel baseline missing on 2/2 shape(s): liger baseline: liger-kernel not installed" in markdown
+
+
+def test_a_record_without_liger_fields_still_loads():
+    """Records written before the Liger baseline (benchmarks/results, examples/runs) still validate."""
+    b = ShapeBenchmark(shape="s", dims=[1], dtype="bf16", bytes_moved=1, candidate=_timing(1.0), gbps=1.0)
+    old = b.model_dump(exclude={"liger", "liger_status", "speedup_vs_liger"})
+    again = ShapeBenchmark.model_validate(old)
+    assert again.liger is None and again.liger_status is None
+    assert shape_rows(_record([again]))[0]["vs_liger"] == "-"
+
+
+# ---------------------------------------------------------------------------------------------- report
+
+
+def _timing(us: float) -> Timing:
+    return Timing(median_us=us, p10_us=us, p90_us=us, reps=20)
+
+
+def _record(benchmark: list[ShapeBenchmark]) -> EvalRecord:
+    return EvalRecord(
+        op="rms_norm",
+        backend="tilelang",
+        candidate="k.py",
+        candidate_sha256="0" * 64,
+        harness_sha256="0" * 64,
+        started="2025-01-01T00:00:00+00:00",
+        status="ok",
+        dtypes=["bf16"],
+        shapes=[b.shape for b in benchmark],
+        benchmark=benchmark,
+    )
+
+
+def _bench(shape: str, **liger_fields) -> ShapeBenchmark:
+    return ShapeBenchmark(
+        shape=shape, dims=[1, 2048], dtype="bf16", bytes_moved=8192, candidate=_timing(2.0), gbps=4.0, **liger_fields
+    )
+
+
+def test_report_renders_the_vs_liger_column():
+    record = _record(
+        [
+            _bench("a", liger=_timing(3.0), liger_status="ok", speedup_vs_liger=1.5),
+            _bench("b", liger_status="wrong", note="liger wrong (not timed): ..."),
+            _bench("c", liger_status="unavailable", note="liger baseline: liger-kernel not installed"),
+            _bench("d"),
+        ]
+    )
+    markdown = bench_markdown("rms_norm", [record])
+    header = next(line for line in markdown.splitlines() if line.startswith("| shape"))
+    assert header.rstrip().endswith("| vs compile | vs liger |")
+    cells = {line.split(" | ")[0][2:]: line.rstrip(" |").rsplit(" | ", 1)[-1] for line in markdown.splitlines()[1:]}
+    assert cells["a"] == "1.50x"
+    assert cells["b"] == "liger wrong"
+    assert cells["c"] == "-" and cells["d"] == "-"
+    assert record.geomean_speedup("liger") == pytest.approx(1.5)
+    assert "Liger-Kernel baseline missing on 2/4 shape(s): liger wrong (not timed)" in markdown
+
+
+# ---------------------------------------------------------------------------------------------- the real thing
+
+
+GPU_SHAPES = {
+    "rope": ["llama3-8b/decode8/q", "llama3-8b/prefill512/k"],
+    "rms_norm": ["llama3-8b/decode8", "llama3-8b/prefill512"],
+    "add_rms_norm": ["llama3-8b/decode8", "llama3-8b/prefill512"],
+    "silu_mul": ["llama3-8b/decode8", "llama3-8b/prefill512"],
+}
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not LIGER_INSTALLED, reason="liger-kernel is not installed")
+@pytest.mark.parametrize("dtype", ["bf16", "fp16", "fp32"])
+@pytest.mark.parametrize("op", sorted(GPU_SHAPES))
+def test_liger_is_checked_and_timed_on_the_gpu(op, dtype):
+    record = evaluate(
+        op,
+        "torch",
+        shapes=GPU_SHAPES[op],
+        dtypes=(dtype,),
+        device="cuda",
+        baselines=("liger",),
+        graph=False,
+        max_reps=50,
+        timeout_s=300,
+    )
+    assert record.status == "ok", record.message
+    for b in record.benchmark:
+        assert b.liger_status == "ok", b.note
+        assert b.liger is not None and b.liger.median_us > 0 and b.speedup_vs_liger > 0
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not LIGER_INSTALLED, reason="liger-kernel is not installed")
+@pytest.mark.parametrize("op", sorted(GPU_SHAPES))
+def test_the_real_liger_call_matches_the_spec_on_odd_shapes(op):
+    spec = op_spec(op)
+    adapter, fn = liger.load(op)
+    for shape in spec.hidden_shapes:
+        for dtype in DTYPES:
+            args = spec.make_inputs(shape.dims, dtype, 1, "cuda")
+            comparison = liger.check(adapter.bind(fn, args), spec, args, dtype)
+            assert comparison.ok, f"{shape.name} {dtype}: {comparison.message}"
