@@ -6,7 +6,7 @@
 # call stopped at its time limit still returns what the last finished step packed).
 #
 # Optimisation runs start detached (setsid), so they outlive a call as long as the machine is
-# held; `wait-runs` waits for them in a later call and packs their run folders:
+# held; `wait-runs` (or `wait-all`) waits for them in a later call and packs their run folders:
 #   bash scripts/gpu_session.sh "optimize:rope:tilelang:20:0" "optimize:rms_norm:tilelang:20:1" wait-runs
 # (op:backend:iterations:gpu). Their folders land under runs/ and come back in session.tgz, without
 # checkpoints.sqlite and the git worktree, with the branch's commits as history.patch.
@@ -123,8 +123,9 @@ for s in "$@"; do
       CUDA_VISIBLE_DEVICES=$gpu GPU_SESSION_CHILD=1 GPU_SESSION_LOGS="$LOGS/gpu$gpu" OUT="$LOGS/gpu$gpu/.out" \
         setsid nohup bash "$0" ${steps//,/ } > "$LOGS/gpu$gpu/session.log" 2>&1 < /dev/null &
       echo $! >> "$LOGS/children.pids" ;;
-    wait-all)
-      step wait-all
+    wait-all|wait-runs)
+      # Waits for everything started detached (optimisation runs and detach: step lists).
+      step "$s"
       deadline=$(( $(date +%s) + ${WAIT_RUNS_S:-540} ))
       alive() { [ -f "$LOGS/children.pids" ] && xargs -r ps -p < "$LOGS/children.pids" > /dev/null 2>&1; }
       while alive && [ "$(date +%s)" -lt "$deadline" ]; do
@@ -132,7 +133,9 @@ for s in "$@"; do
         pack_runs; pack
       done
       alive && echo "still running:" && xargs -r ps -o pid,etime,args -p < "$LOGS/children.pids"
-      for log in "$LOGS"/gpu*/session.log; do echo "-- $log"; tail -25 "$log"; done
+      for log in "$LOGS"/optimize-*.log "$LOGS"/gpu*/session.log; do
+        [ -f "$log" ] && echo "-- $log" && tail -25 "$log"
+      done
       pack_runs ;;
     optimize:*)
       IFS=: read -r _ op backend iters gpu <<< "$s"
@@ -145,20 +148,10 @@ for s in "$@"; do
       else
         CUDA_VISIBLE_DEVICES=${gpu:-0} setsid nohup python3 -m agent optimize "$op" --backend "$backend" \
           --iterations "$iters" > "$LOGS/optimize-$op-$backend.log" 2>&1 < /dev/null &
-        echo $! >> "$LOGS/optimize.pids"
+        echo $! >> "$LOGS/children.pids"
       fi ;;
     sleep:*)
       sleep "${s#sleep:}" ;;
-    wait-runs)
-      step wait-runs
-      deadline=$(( $(date +%s) + ${WAIT_RUNS_S:-540} ))
-      while pgrep -f "agent optimize" > /dev/null && [ "$(date +%s)" -lt "$deadline" ]; do
-        sleep 10
-        pack_runs; pack
-      done
-      pgrep -fa "agent optimize" || echo "all runs finished"
-      for log in "$LOGS"/optimize-*.log; do echo "-- $log"; tail -22 "$log"; done
-      pack_runs ;;
     *) echo "unknown step $s" ;;
   esac
   pack

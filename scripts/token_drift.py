@@ -17,7 +17,7 @@ import json
 
 import torch
 
-from tools.llama.infer import DTYPES
+from tools.llama.infer import DTYPES, random_prompt_ids
 from tools.llama.load import random_model
 from tools.llama.model import KVCache
 
@@ -27,8 +27,7 @@ def drift(backend: str, dtype: str, prompt_len: int, new_tokens: int, seed: int)
     torch_dtype = DTYPES[dtype]
     reference = random_model(seed, "torch", "cuda", torch_dtype)
     other = random_model(seed, backend, "cuda", torch_dtype)
-    gen = torch.Generator().manual_seed(seed + 1)
-    prompt = torch.randint(0, reference.config.vocab_size, (1, prompt_len), generator=gen).cuda()
+    prompt = torch.tensor([random_prompt_ids(reference.config.vocab_size, prompt_len, seed)], device="cuda")
     caches = [KVCache.empty(m.config, 1, prompt_len + new_tokens, torch_dtype, "cuda") for m in (reference, other)]
     step_input = prompt
     rows = []

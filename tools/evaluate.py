@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import random
 import secrets
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +24,7 @@ from tools.candidate import default_candidate, harness_sha256, sha256_file
 from tools.env import collect_environment
 from tools.liger import installed_version
 from tools.records import EvalRecord, EvalRequest, ShapeBenchmark, ShapeCorrectness, StageResult
-from tools.sandbox import run_child
+from tools.sandbox import run_request
 from tools.static_check import check_file
 
 DEFAULT_TIMEOUT_S = 900.0
@@ -148,18 +147,7 @@ def _run_stages(
     emit({"event": "stage_end", "stage": "static", "result": static.model_dump()})
     if static.status == "failed":
         return
-    with tempfile.TemporaryDirectory(prefix="kw-eval-") as tmp:
-        request_path = Path(tmp) / "request.json"
-        events_path = Path(tmp) / "events.jsonl"
-        request_path.write_text(request.model_dump_json())
-        outcome = run_child(
-            "tools.worker",
-            [str(request_path), str(events_path)],
-            events_path,
-            timeout_s,
-            on_event=on_event,
-            stage_limits=stage_timeouts,
-        )
+    outcome, _output = run_request("tools.worker", request, timeout_s, on_event=on_event, stage_limits=stage_timeouts)
     _absorb(record, outcome, request.stages)
     if profile and record.stages[-1].status == "ok":
         from tools.profile import profile_candidate

@@ -13,12 +13,10 @@ import csv
 import io
 import shutil
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 from tools.records import EvalRecord, EvalRequest, ShapeProfile, StageResult
-from tools.sandbox import run_child
+from tools.sandbox import run_request
 
 NCU_METRICS = {
     "duration_us": "gpu__time_duration.sum",
@@ -126,19 +124,9 @@ def profile_candidate(record: EvalRecord, request: EvalRequest, timeout_s: float
         )
     shapes = request.shapes[:MAX_PROFILED_SHAPES]
     profile_request = request.model_copy(update={"shapes": shapes, "hidden_shapes": [], "random_hidden_dims": None})
-    with tempfile.TemporaryDirectory(prefix="kw-profile-") as tmp:
-        request_path = Path(tmp) / "request.json"
-        events_path = Path(tmp) / "events.jsonl"
-        request_path.write_text(profile_request.model_dump_json())
-        outcome = run_child(
-            "tools.profile_worker",
-            [str(request_path), str(events_path)],
-            events_path,
-            timeout_s,
-            on_event=on_event,
-            prefix=ncu_command(executable),
-        )
-        output = (Path(tmp) / "events.stderr").read_text(errors="replace")
+    outcome, output = run_request(
+        "tools.profile_worker", profile_request, timeout_s, on_event=on_event, prefix=ncu_command(executable)
+    )
     pairs = [(s, d) for d in request.dtypes for s in shapes]
     record.profile = parse_ncu_csv(output, pairs)
     seconds = time.monotonic() - start

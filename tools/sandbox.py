@@ -17,10 +17,13 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from pydantic import BaseModel
 
 from tools.candidate import PROJECT_ROOT
 
@@ -130,6 +133,21 @@ def run_child(
             on_event(event)
     tail = stderr_path.read_text(errors="replace")[-4000:] if stderr_path.exists() else ""
     return ChildOutcome(collected, proc.returncode, timed_out, tail, time.monotonic() - start, stage_limit)
+
+
+def run_request(module: str, request: BaseModel, timeout_s: float, **options) -> tuple[ChildOutcome, str]:
+    """`python -m module REQUEST.json EVENTS.jsonl` in a temporary folder: the outcome and the child's whole output.
+
+    `options` go to `run_child` (on_event, prefix, stage_limits, ...).
+    """
+    with tempfile.TemporaryDirectory(prefix=f"kw-{module.rsplit('.', 1)[-1]}-") as tmp:
+        request_path = Path(tmp) / "request.json"
+        events_path = Path(tmp) / "events.jsonl"
+        request_path.write_text(request.model_dump_json())
+        outcome = run_child(module, [str(request_path), str(events_path)], events_path, timeout_s, **options)
+        output_path = events_path.with_suffix(".stderr")
+        output = output_path.read_text(errors="replace") if output_path.exists() else ""
+    return outcome, output
 
 
 def _kill_leftovers(pgid: int) -> None:

@@ -52,18 +52,19 @@ def _predicted(best: dict, space: dict, keys: list[str], attempts: list[Attempt]
     if not measured or not keys:
         return
     top = max(a.median_fraction_of_copy for a in measured)
-
-    def score(key: str, value) -> float:
-        seen = [a.median_fraction_of_copy for a in measured if a.config.get(key) == value]
-        return statistics.mean(seen) if seen else top
+    score = {}  # (key, value) -> mean fraction of the attempts that used it; the best seen when none did
+    for key in keys:
+        for value in space[key]:
+            seen = [a.median_fraction_of_copy for a in measured if a.config.get(key) == value]
+            score[key, value] = statistics.mean(seen) if seen else top
 
     grid = itertools.islice(itertools.product(*(space[k] for k in keys)), MAX_GRID)
     ranked = sorted(
         (dict(zip(keys, values, strict=True)) for values in grid),
-        key=lambda config: -sum(score(k, config[k]) for k in keys),
+        key=lambda config: -sum(score[k, config[k]] for k in keys),
     )
     for config in ranked:
-        parts = ", ".join(f"{k}={config[k]} {score(k, config[k]):.2f}" for k in keys)
+        parts = ", ".join(f"{k}={config[k]} {score[k, config[k]]:.2f}" for k in keys)
         yield {**best, **config}, f"ranked by the attempts' mean fraction of copy per value ({parts})"
 
 

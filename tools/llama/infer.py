@@ -55,6 +55,13 @@ class InferenceRecord:
     environment: dict[str, Any] = field(default_factory=dict)
 
 
+def random_prompt_ids(vocab_size: int, n: int, seed: int) -> list[int]:
+    """`n` seeded token ids: `agent infer --prompt-len N` and scripts/token_drift.py use the same prompt."""
+    # Its own generator: the prompt does not depend on how many numbers the weights consumed.
+    gen = torch.Generator().manual_seed(seed + 1)
+    return torch.randint(0, vocab_size, (n,), generator=gen).tolist()
+
+
 def _resolve_device(device: str | None) -> str:
     if device in (None, "auto"):
         return "cuda" if torch.cuda.is_available() else "cpu"
@@ -117,9 +124,7 @@ def run_inference(
         n = 128 if prompt_len is None else prompt_len
         if n < 1:
             raise ValueError(f"--prompt-len must be at least 1; got {n}")
-        # Its own generator: the prompt does not depend on how many numbers the weights consumed.
-        gen = torch.Generator().manual_seed(seed + 1)
-        ids = torch.randint(0, model.config.vocab_size, (n,), generator=gen).tolist()
+        ids = random_prompt_ids(model.config.vocab_size, n, seed)
     if len(ids) + max_new_tokens > model.config.max_position_embeddings:
         raise ValueError(f"{len(ids)} + {max_new_tokens} tokens exceed max_position_embeddings")
 
