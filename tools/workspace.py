@@ -8,12 +8,36 @@ own repository in its folder.
 
 from __future__ import annotations
 
+import fcntl
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import git
 
 AGENT = git.Actor("kernel-workbench agent", "agent@kernel-workbench.invalid")
+
+# In the repository's common git dir: held while a run adds its worktree (see _worktree_lock).
+WORKTREE_LOCK = "kernel-workbench-worktree.lock"
+
+
+@contextmanager
+def _worktree_lock(repo: git.Repo) -> Iterator[None]:
+    """Serialise `git worktree add` across processes on one repository.
+
+    `git worktree add` reads every entry under .git/worktrees while another add may be
+    half-way through writing its own; git does not guard that, and concurrent adds are a
+    known source of "fatal: failed to read .git/worktrees/<name>/commondir". Two
+    `agent optimize` runs started at once on one repository do exactly this. The lock
+    covers only the add; the runs' commits go to their own worktrees and stay parallel.
+    """
+    with open(Path(repo.common_dir) / WORKTREE_LOCK, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @dataclass
@@ -33,11 +57,12 @@ class Workspace:
             head = repo.head.commit  # raises ValueError in a repository without commits
         except (git.InvalidGitRepositoryError, git.NoSuchPathError, ValueError):
             return cls._own_repository(run_dir, branch, start_source)
-        if branch in [h.name for h in repo.heads]:
-            raise ValueError(f"git branch {branch} already exists in {repo.working_tree_dir}; use another run id")
         relpath = kernel_file.relative_to(Path(repo.working_tree_dir).resolve()).as_posix()
         worktree = Path(run_dir) / "worktree"
-        repo.git.worktree("add", "-b", branch, str(worktree), head.hexsha)
+        with _worktree_lock(repo):
+            if branch in [h.name for h in repo.heads]:
+                raise ValueError(f"git branch {branch} already exists in {repo.working_tree_dir}; use another run id")
+            repo.git.worktree("add", "-b", branch, str(worktree), head.hexsha)
         workspace = cls(worktree, branch, relpath, head.hexsha, own_repository=False)
         if workspace.read() != start_source:
             workspace.commit(start_source, f"baseline: the working copy of {relpath} at the start of the run")

@@ -39,15 +39,21 @@ SCRIPT = (
 make_config = cpu_config
 
 
-def start_run(config: RunConfig, runs: Path, run_id: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-c", SCRIPT, config.model_dump_json(), str(runs), run_id],
-        cwd=ROOT,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+def start_run(config: RunConfig, runs: Path, run_id: str, log: Path | None = None) -> subprocess.Popen:
+    """`optimize` in a child process; its output goes to `log` (kept for the failure message) or nowhere."""
+    output = open(log, "w") if log else subprocess.DEVNULL  # the child writes it; closed here once started
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-c", SCRIPT, config.model_dump_json(), str(runs), run_id],
+            cwd=ROOT,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)),
+            start_new_session=True,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    finally:
+        if log:
+            output.close()
 
 
 def decided(folder: RunFolder) -> dict[int, dict]:
@@ -153,8 +159,11 @@ def test_a_clashing_branch_name_is_refused_and_leaves_no_half_run(tmp_path):
 def test_two_runs_on_the_same_op_at_once_do_not_interfere(tmp_path):
     repo, kernel = committed_repo(tmp_path)
     runs = tmp_path / "runs"
-    children = [start_run(make_config(kernel, iterations=2), runs, f"parallel-{i}") for i in range(2)]
-    assert [child.wait(timeout=300) for child in children] == [0, 0]
+    logs = [tmp_path / f"parallel-{i}.log" for i in range(2)]
+    children = [start_run(make_config(kernel, iterations=2), runs, f"parallel-{i}", logs[i]) for i in range(2)]
+    codes = [child.wait(timeout=300) for child in children]
+    # Once in CI one of the two exited 1 with its output thrown away; now the failure says why.
+    assert codes == [0, 0], "\n".join(f"{log.name}:\n{log.read_text()[-3000:]}" for log in logs)
     for i in range(2):
         folder = RunFolder(runs / f"parallel-{i}")
         run = json.loads((folder.path / "run.json").read_text())

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import git
 
-from tools.workspace import AGENT, Workspace
+from tools.workspace import AGENT, WORKTREE_LOCK, Workspace
 
 
 def _repo_with_one_commit(path):
@@ -32,4 +37,44 @@ def test_a_kernel_file_head_does_not_track_starts_the_branch(tmp_path):
         "baseline: the working copy of scratch/kernels/rope/tilelang.py at the start of the run"
     ]
     assert repo.active_branch.name != "agent/rope-tilelang-x"  # the user's checkout stays where it was
+    assert not repo.is_dirty(untracked_files=False)
+
+
+CREATE_SCRIPT = (
+    "import sys; from pathlib import Path; from tools.workspace import Workspace;"
+    "Workspace.create(Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], 'CONFIG = {1: 1}\\n')"
+)
+
+
+def test_runs_started_at_once_each_get_their_worktree(tmp_path):
+    # Eight processes add worktrees to one repository at the same moment, three times over: with
+    # `git worktree add` serialised by the lock in the common git dir, every one gets its branch.
+    project = tmp_path / "project"
+    project.mkdir()
+    repo = _repo_with_one_commit(project)
+    kernel = project / "kernel.py"
+    kernel.write_text("CONFIG = {}\n")
+    repo.index.add(["kernel.py"])
+    repo.index.commit("kernel", author=AGENT, committer=AGENT)
+    root = Path(__file__).resolve().parents[2]
+    for wave in range(3):
+        runs = [(tmp_path / f"run-{wave}-{i}", f"agent/w{wave}-{i}") for i in range(8)]
+        children = [
+            subprocess.Popen(
+                [sys.executable, "-c", CREATE_SCRIPT, str(run_dir), str(kernel), branch],
+                cwd=root,
+                env=dict(os.environ, PYTHONPATH=str(root)),
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for run_dir, branch in runs
+        ]
+        errors = [child.communicate(timeout=120)[1] for child in children]
+        assert [child.returncode for child in children] == [0] * 8, "\n".join(errors)
+    branches = {head.name for head in repo.heads}
+    for wave in range(3):
+        for i in range(8):
+            assert f"agent/w{wave}-{i}" in branches
+            assert (tmp_path / f"run-{wave}-{i}" / "worktree" / "kernel.py").read_text() == "CONFIG = {1: 1}\n"
+    assert (Path(repo.common_dir) / WORKTREE_LOCK).exists()
     assert not repo.is_dirty(untracked_files=False)
