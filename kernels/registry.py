@@ -26,7 +26,7 @@ import torch
 
 from kernels.spec import OpSpec
 
-OPERATORS = ("rope", "rms_norm", "add_rms_norm", "silu_mul")
+OPERATORS = ("rope", "rope_qk", "rms_norm", "add_rms_norm", "silu_mul")
 BACKENDS = ("tilelang", "ninetoothed", "torch")
 Status = Literal["native", "torch_fallback"]
 

@@ -104,9 +104,10 @@ class OpSpec:
     outputs: tuple[str, ...] = ("out",)
     # Tolerances of the outputs that do not use `tolerances`, by output name (e.g. an exact sum).
     output_tolerances: dict[str, dict[torch.dtype, Tolerance]] = field(default_factory=dict)
-    # args -> the output's shape, for ops whose result is not shaped like their first input
-    # (silu_mul: [..., 2I] -> [..., I]); None: the first input's shape.
-    output_shape: Callable[..., tuple[int, ...]] | None = None
+    # args -> each output's shape, in `outputs` order, for ops whose results are not shaped like their
+    # first input (silu_mul: [..., 2I] -> [..., I]; rope_qk: one output like q, one like k); None:
+    # every output has the first input's shape.
+    output_shapes: Callable[..., tuple[tuple[int, ...], ...]] | None = None
 
     def shape(self, name: str) -> NamedShape:
         for shape in (*self.shapes, *self.hidden_shapes):
@@ -130,10 +131,10 @@ class OpSpec:
             raise ValueError(f"no {self.name} shape matches {list(patterns)}; known shapes: {known}")
         return chosen
 
-    def empty_output(self, args: tuple) -> torch.Tensor:
-        """An uninitialised buffer for the op's `out=`: the output's shape, the first input's dtype and device."""
+    def empty_output(self, args: tuple, index: int = 0) -> torch.Tensor:
+        """An uninitialised buffer for output `index`: its shape, the first input's dtype and device."""
         first = args[0]
-        shape = tuple(first.shape) if self.output_shape is None else self.output_shape(*args)
+        shape = tuple(first.shape) if self.output_shapes is None else tuple(self.output_shapes(*args)[index])
         return torch.empty(shape, dtype=first.dtype, device=first.device)
 
     @property
@@ -153,7 +154,7 @@ class OpSpec:
 
         `fill` (NaN, for the correctness check) poisons them, so an element left unwritten shows.
         """
-        buffers = tuple(self.empty_output(args) for _ in self.outputs)
+        buffers = tuple(self.empty_output(args, index) for index in range(len(self.outputs)))
         if fill is not None:
             for buffer in buffers:
                 buffer.fill_(fill)

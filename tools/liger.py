@@ -8,6 +8,7 @@ Without it, the baseline is skipped with a note; it never fails the candidate.
 
 Written against liger-kernel 0.8.5 (the wheel's source was read; `LIGER_VERSION` below):
 
+- rope_qk: the same function on our q and k, copied into Hugging Face's layout.
 - rms_norm: `liger_kernel.ops.LigerRMSNormFunction.apply(X, W, eps, offset, casting_mode)`;
   nothing to prepare.
 - add_rms_norm: `liger_kernel.ops.LigerFusedAddRMSNormFunction.apply(X, R, W, eps, offset,
@@ -95,11 +96,19 @@ def rope_inputs(
     if heads < 2:
         raise ValueError(f"the Liger RoPE adapter splits the heads into q and k; x has {heads} head(s)")
     q_heads = (heads + 1) // 2
-    q = x[:, :, :q_heads].contiguous().transpose(1, 2)
-    k = x[:, :, q_heads:].contiguous().transpose(1, 2)
+    return (_hf_layout(x[:, :, :q_heads]), _hf_layout(x[:, :, q_heads:]), *_hf_tables(sin, cos))
+
+
+def _hf_layout(x: torch.Tensor) -> torch.Tensor:
+    """A contiguous copy of x [batch, seq, h, head_dim] seen as HF's [batch, h, seq, head_dim] (Liger writes it)."""
+    return x.clone(memory_format=torch.contiguous_format).transpose(1, 2)
+
+
+def _hf_tables(sin: torch.Tensor, cos: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Our half-width fp32 tables as HF's full-width [1, seq, head_dim] (cos, sin)."""
     cos_full = torch.cat((cos, cos), dim=-1).float().unsqueeze(0).contiguous()
     sin_full = torch.cat((sin, sin), dim=-1).float().unsqueeze(0).contiguous()
-    return q, k, cos_full, sin_full
+    return cos_full, sin_full
 
 
 def rope_output(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
@@ -114,6 +123,18 @@ def _bind_rope(fn: Callable, args: tuple) -> LigerCall:
     # rotated data (the same work; rotations keep the values bounded); the correctness check
     # uses a binding of its own, called once.
     return LigerCall(run=lambda: fn(q, k, cos_full, sin_full), outputs=lambda result: rope_output(*result))
+
+
+def _bind_rope_qk(fn: Callable, args: tuple) -> LigerCall:
+    q, k, sin, cos = args
+    # Liger's RoPE is this op: q and k in one launch. Copies in HF's layout (Liger writes in place, and
+    # q and k must stay unchanged) and full-width tables, made here, outside the timed region.
+    q_hf, k_hf = _hf_layout(q), _hf_layout(k)
+    cos_full, sin_full = _hf_tables(sin, cos)
+    return LigerCall(
+        run=lambda: fn(q_hf, k_hf, cos_full, sin_full),
+        outputs=lambda result: (result[0].transpose(1, 2), result[1].transpose(1, 2)),
+    )
 
 
 # ---------------------------------------------------------------------------------------------- rms_norm
@@ -166,6 +187,7 @@ def _apply(function: Callable) -> Callable:
 
 ADAPTERS: dict[str, Adapter] = {
     "rope": Adapter("rope", "liger_kernel.transformers.rope", "liger_rotary_pos_emb", _bind_rope),
+    "rope_qk": Adapter("rope_qk", "liger_kernel.transformers.rope", "liger_rotary_pos_emb", _bind_rope_qk),
     "rms_norm": Adapter("rms_norm", "liger_kernel.ops", "LigerRMSNormFunction", _bind_rms_norm),
     "add_rms_norm": Adapter("add_rms_norm", "liger_kernel.ops", "LigerFusedAddRMSNormFunction", _bind_add_rms_norm),
     "silu_mul": Adapter("silu_mul", "liger_kernel.ops", "LigerSiLUMulFunction", _bind_silu_mul),

@@ -446,9 +446,10 @@ def _scribble(buffers: tuple[torch.Tensor, ...], generator: torch.Generator | No
 def _layout(dims: tuple[int, ...]) -> tuple[int, ...]:
     """The dims a compiled program is usually specialised on: the leading ones count tokens.
 
-    [rows, hidden] -> (hidden,); [batch, seq, heads, head_dim] -> (heads, head_dim).
+    [rows, hidden] -> (hidden,); [batch, seq, heads, head_dim] -> (heads, head_dim);
+    rope_qk's [batch, seq, q_heads, kv_heads, head_dim] -> (q_heads, kv_heads, head_dim).
     """
-    return tuple(dims[-1:]) if len(dims) <= 2 else tuple(dims[-2:])
+    return tuple(dims[-1:]) if len(dims) <= 2 else tuple(dims[2:])
 
 
 def judge_bandwidth(gbps: float, copy_gbps: float | None, ceiling_gbps: float | None) -> tuple[bool, str]:

@@ -40,6 +40,27 @@ CATALOGUE: dict[tuple[str, str], list[Design]] = {
             {"small_block_rows": 8, "small_threads": 64, "small_block_cols": 16},
         ),
     ],
+    ("rope_qk", "tilelang"): [
+        Design(
+            "all heads of a token per block",
+            "one head group, 2 tokens per 256-thread block: each table row is fetched once for all 40 q and k "
+            "heads of a token, and the block still moves 20 KB (8B, bf16) per launch slot",
+            {"head_groups": 1, "block_tokens": 2, "threads": 256},
+        ),
+        Design(
+            "a block per head group for decode",
+            "8 head groups, 1 token per 64-thread block: an 8B decode1 call runs 8 blocks, not 1, so more SMs "
+            "pull its 10 KB",
+            {"head_groups": 8, "block_tokens": 1, "threads": 64},
+        ),
+        Design(
+            "many tokens per block on prefill",
+            "16 tokens per 256-thread block in 8 groups: 16 elements per thread at 8B, twice the default tile's "
+            "loads in flight (the loads stay 4 lanes wide: TileLang vectorises a loop to one width for all its "
+            "accesses, and 4 lanes of the fp32 tables are already 16 bytes)",
+            {"head_groups": 8, "block_tokens": 16, "threads": 256},
+        ),
+    ],
     ("rms_norm", "tilelang"): [
         Design(
             "one block per row, wide",
@@ -67,6 +88,23 @@ CATALOGUE: dict[tuple[str, str], list[Design]] = {
             "all kv heads in one program",
             "16 tokens x 8 heads: one table load serves every head of a token",
             {"block_tokens": 16, "block_heads": 8, "num_warps": 8},
+        ),
+    ],
+    ("rope_qk", "ninetoothed"): [
+        Design(
+            "all heads in one program",
+            "one head group, 4 tokens per program with 8 warps: one table load per token serves all 40 q and k heads",
+            {"head_groups": 1, "block_tokens": 4, "num_warps": 8},
+        ),
+        Design(
+            "split heads for decode",
+            "8 head groups, 1 token per program with 2 warps: an 8B decode1 call runs 8 programs instead of 1",
+            {"head_groups": 8, "block_tokens": 1, "num_warps": 2},
+        ),
+        Design(
+            "long token tiles",
+            "32 tokens per program in 8 groups: longer contiguous runs of each head's rows per load",
+            {"head_groups": 8, "block_tokens": 32, "num_warps": 4},
         ),
     ],
     ("rms_norm", "ninetoothed"): [

@@ -78,28 +78,29 @@ def bytes_moved(dims: tuple[int, ...], dtype: torch.dtype) -> int:
     return 2 * batch * seq * heads * head_dim * element + tables
 
 
-def check_inputs(x, sin, cos, out=None, *, require_gpu: bool = True) -> None:
-    for name, value in (("x", x), ("sin", sin), ("cos", cos)):
-        require_tensor(name, value)
+def check_inputs(x, sin, cos, out=None, *, require_gpu: bool = True, name: str = "x") -> None:
+    """Raises with what to change; `name` is what messages call x (rope_qk checks its q and k with it)."""
+    for label, value in ((name, x), ("sin", sin), ("cos", cos)):
+        require_tensor(label, value)
     if x.dim() != 4:
-        raise ValueError(f"x must be [batch, seq, heads, head_dim]; got shape {tuple(x.shape)}")
+        raise ValueError(f"{name} must be [batch, seq, heads, head_dim]; got shape {tuple(x.shape)}")
     head_dim = x.shape[-1]
     if head_dim % 2:
         raise ValueError(f"head_dim must be even for rotate-half RoPE; got {head_dim}")
     table_shape = (x.shape[1], head_dim // 2)
-    for name, table in (("sin", sin), ("cos", cos)):
+    for label, table in (("sin", sin), ("cos", cos)):
         if tuple(table.shape) != table_shape:
             raise ValueError(
-                f"{name} must be [seq, head_dim // 2] = {list(table_shape)} for x of shape "
+                f"{label} must be [seq, head_dim // 2] = {list(table_shape)} for {name} of shape "
                 f"{tuple(x.shape)}; got {tuple(table.shape)}"
             )
-        require_dtype(name, table, (torch.float32,))
-    require_dtype("x", x, SUPPORTED_DTYPES)
-    require_same_device({"x": x, "sin": sin, "cos": cos})
+        require_dtype(label, table, (torch.float32,))
+    require_dtype(name, x, SUPPORTED_DTYPES)
+    require_same_device({name: x, "sin": sin, "cos": cos})
     if require_gpu:
-        require_cuda("x", x)
-    for name, value in (("x", x), ("sin", sin), ("cos", cos)):
-        require_contiguous(name, value)
+        require_cuda(name, x)
+    for label, value in ((name, x), ("sin", sin), ("cos", cos)):
+        require_contiguous(label, value)
     check_out(out, x)
 
 

@@ -120,5 +120,5 @@ SPEC = OpSpec(
     hidden_shapes=HIDDEN_SHAPES,
     tolerances=TOLERANCES,
     random_hidden_shape=random_hidden_shape,
-    output_shape=output_shape,
+    output_shapes=lambda x: (output_shape(x),),
 )

@@ -1,4 +1,4 @@
-"""add_rms_norm and silu_mul on a GPU, both backends: every shape x dtype, plus what their specs promise."""
+"""add_rms_norm, silu_mul and rope_qk on a GPU, both backends: every shape x dtype, plus what their specs promise."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from kernels.add_rms_norm.spec import SPEC as ADD_RMS_SPEC
+from kernels.rope_qk.spec import SPEC as ROPE_QK_SPEC
 from kernels.silu_mul.spec import SPEC as SILU_SPEC
 from tests.kernels.gpu_checks import cases, check
 
@@ -73,3 +74,27 @@ def test_silu_mul_small_tiles_on_ragged_shapes(backend, monkeypatch: pytest.Monk
     monkeypatch.setitem(module.CONFIG, "block_cols", 256)
     for name in ("hidden/17x2x1000", "hidden/3x2x4097"):
         check(SILU_SPEC, module.silu_mul, SILU_SPEC.shape(name), torch.bfloat16)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("shape", "dtype"), cases(ROPE_QK_SPEC))
+def test_rope_qk(backend, shape, dtype):
+    check(ROPE_QK_SPEC, _module("rope_qk", backend).rope_qk, shape, dtype)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_rope_qk_empty_and_allocating(backend):
+    rope_qk = _module("rope_qk", backend).rope_qk
+    q, k, sin, cos = ROPE_QK_SPEC.make_inputs((1, 0, 32, 8, 64), torch.bfloat16, 0, "cuda")
+    assert [t.shape for t in rope_qk(q, k, sin, cos)] == [(1, 0, 32, 64), (1, 0, 8, 64)]
+    args = ROPE_QK_SPEC.make_inputs((2, 7, 6, 2, 128), torch.float16, 1, "cuda")
+    assert ROPE_QK_SPEC.compare(rope_qk(*args), args, torch.float16).ok
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("groups", [1, 2, 4, 8])
+def test_rope_qk_head_groups(backend, groups, monkeypatch: pytest.MonkeyPatch):
+    module = _module("rope_qk", backend)
+    monkeypatch.setitem(module.CONFIG, "head_groups", groups)
+    for name in ("llama3-8b/decode8", "hidden/decode5-9q-3kv-d80", "hidden/17tok-3q-1kv"):
+        check(ROPE_QK_SPEC, module.rope_qk, ROPE_QK_SPEC.shape(name), torch.bfloat16)

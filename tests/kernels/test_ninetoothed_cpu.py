@@ -15,12 +15,14 @@ import torch
 from kernels.add_rms_norm.spec import SPEC as ADD_RMS_SPEC
 from kernels.rms_norm.spec import SPEC as RMS_SPEC
 from kernels.rope.spec import SPEC as ROPE_SPEC
+from kernels.rope_qk.spec import SPEC as ROPE_QK_SPEC
 from kernels.silu_mul.spec import SPEC as SILU_SPEC
 from kernels.spec import OpSpec, compare, dtype_name, parse_dtype
 from tests.kernels.ninetoothed_interpreter import Case, Outcome, run_cases
 
 SPECS: dict[str, OpSpec] = {
     "rope": ROPE_SPEC,
+    "rope_qk": ROPE_QK_SPEC,
     "rms_norm": RMS_SPEC,
     "add_rms_norm": ADD_RMS_SPEC,
     "silu_mul": SILU_SPEC,
@@ -29,6 +31,7 @@ SPECS: dict[str, OpSpec] = {
 # Llama-like head and row sizes with few tokens: the interpreter is slow.
 SMALL_SHAPES = {
     "rope": {"small/1x17x8x64": (1, 17, 8, 64), "small/2x5x32x128": (2, 5, 32, 128)},
+    "rope_qk": {"small/1x9x32x8x64": (1, 9, 32, 8, 64), "small/2x3x32x8x128": (2, 3, 32, 8, 128)},
     "rms_norm": {"small/5x2048": (5, 2048), "small/3x4096": (3, 4096)},
     "add_rms_norm": {"small/5x2048": (5, 2048), "small/3x4096": (3, 4096)},
     "silu_mul": {"small/5x2x8192": (5, 2 * 8192), "small/3x2x14336": (3, 2 * 14336)},
@@ -38,7 +41,13 @@ SMALL_SHAPES = {
 CHUNKED = {"max_single_pass_block": 256, "block_n": 512}
 CHUNKED_SHAPES = {"hidden/3x1000": (3, 1000), "hidden/1x5120": (1, 5120)}
 
-EMPTY_SHAPES = {"rope": (1, 0, 8, 64), "rms_norm": (0, 2048), "add_rms_norm": (0, 2048), "silu_mul": (0, 2 * 1000)}
+EMPTY_SHAPES = {
+    "rope": (1, 0, 8, 64),
+    "rope_qk": (1, 0, 4, 2, 64),
+    "rms_norm": (0, 2048),
+    "add_rms_norm": (0, 2048),
+    "silu_mul": (0, 2 * 1000),
+}
 
 
 def _shapes(op: str) -> dict[str, tuple[int, ...]]:
@@ -71,6 +80,7 @@ ALLOCATES = [
     Case(f"{op}/allocates", op, dims, "fp16", seed=1, out="none")
     for op, dims in (
         ("rope", (2, 9, 3, 64)),
+        ("rope_qk", (2, 9, 6, 2, 64)),
         ("rms_norm", (4, 1000)),
         ("add_rms_norm", (4, 1000)),
         ("silu_mul", (4, 2 * 1000)),
@@ -80,6 +90,7 @@ POISONED = [
     Case(f"{op}/nan-out", op, dims, "bf16", seed=2)
     for op, dims in (
         ("rope", (1, 7, 3, 96)),
+        ("rope_qk", (1, 7, 6, 3, 96)),
         ("rms_norm", (7, 1000)),
         ("add_rms_norm", (7, 1000)),
         ("silu_mul", (7, 2 * 1000)),
@@ -90,6 +101,7 @@ NONCONTIGUOUS = [
     Case(f"{op}/noncontiguous", op, dims, "bf16", layout="noncontiguous")
     for op, dims in (
         ("rope", (2, 5, 3, 64)),
+        ("rope_qk", (2, 5, 3, 1, 64)),
         ("rms_norm", (4, 1000)),
         ("add_rms_norm", (4, 1000)),
         ("silu_mul", (4, 2 * 1000)),
@@ -102,10 +114,22 @@ SILU_SMALL_TILES = [
     Case(f"silu_mul/small-tiles/{name}-bf16", "silu_mul", dims, "bf16", config={"block_rows": 4, "block_cols": 256})
     for name, dims in (("17x2x1000", (17, 2 * 1000)), ("3x2x4097", (3, 2 * 4097)))
 ]
+# rope_qk's head groups: 8 q and 4 kv heads in 1, 2 and 4 groups (4 groups: one kv head per program),
+# 17 tokens in tiles of 4 (the last one partial).
+ROPE_QK_GROUPS = [
+    Case(
+        f"rope_qk/groups{groups}-bf16",
+        "rope_qk",
+        (1, 17, 8, 4, 64),
+        "bf16",
+        config={"head_groups": groups, "block_tokens": 4},
+    )
+    for groups in (1, 2, 4)
+]
 PROBE = Case("probe/constexpr", "probe_constexpr", (37,))
 
 ALL_CASES = [*NUMERICS, *ALLOCATES, *POISONED, *EMPTY, *NONCONTIGUOUS, LEADING_DIMS, SILU_LEADING_DIMS]
-ALL_CASES += [*SILU_SMALL_TILES, PROBE]
+ALL_CASES += [*SILU_SMALL_TILES, *ROPE_QK_GROUPS, PROBE]
 
 
 @pytest.fixture(scope="module")
@@ -163,8 +187,9 @@ def test_inputs_are_not_modified(outcomes: dict[str, Outcome], case: Case) -> No
 def test_empty_input_returns_empty_output(outcomes: dict[str, Outcome], case: Case) -> None:
     outcome = _ran(outcomes, case)
     spec = SPECS[case.op]
-    expected = tuple(spec.empty_output(spec.make_inputs(case.dims, parse_dtype(case.dtype), case.seed, "cpu")).shape)
-    assert all(tuple(output.shape) == expected for output in spec.as_outputs(outcome.output))
+    args = spec.make_inputs(case.dims, parse_dtype(case.dtype), case.seed, "cpu")
+    expected = [tuple(buffer.shape) for buffer in spec.as_outputs(spec.empty_out(args))]
+    assert [tuple(output.shape) for output in spec.as_outputs(outcome.output)] == expected
     assert outcome.returned_out
 
 
@@ -195,6 +220,13 @@ def test_silu_mul_flattens_leading_dims(outcomes: dict[str, Outcome]) -> None:
 
 @pytest.mark.parametrize("case", SILU_SMALL_TILES, ids=lambda case: case.id)
 def test_silu_mul_partial_tiles(outcomes: dict[str, Outcome], case: Case) -> None:
+    outcome = _ran(outcomes, case)
+    assert outcome.returned_out
+    _check_numerics(case, outcome)
+
+
+@pytest.mark.parametrize("case", ROPE_QK_GROUPS, ids=lambda case: case.id)
+def test_rope_qk_head_groups(outcomes: dict[str, Outcome], case: Case) -> None:
     outcome = _ran(outcomes, case)
     assert outcome.returned_out
     _check_numerics(case, outcome)

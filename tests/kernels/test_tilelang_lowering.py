@@ -14,10 +14,13 @@ import torch
 import kernels.add_rms_norm.tilelang as add_rms_norm_tl
 import kernels.rms_norm.tilelang as rms_norm_tl
 import kernels.rope.tilelang as rope_tl
+import kernels.rope_qk.tilelang as rope_qk_tl
 import kernels.silu_mul.tilelang as silu_mul_tl
 from kernels.add_rms_norm.spec import SPEC as ADD_RMS_SPEC
 from kernels.rms_norm.spec import SPEC as RMS_SPEC
 from kernels.rope.spec import SPEC as ROPE_SPEC
+from kernels.rope_qk.spec import SPEC as ROPE_QK_SPEC
+from kernels.rope_qk.spec import head_groups
 from kernels.silu_mul.spec import SPEC as SILU_SPEC
 from kernels.spec import dtype_name
 from kernels.tilelang_support import lower_to_source
@@ -28,6 +31,14 @@ DTYPES = [torch.bfloat16, torch.float16, torch.float32]
 @functools.cache
 def rope_source(heads: int, head_dim: int, dtype: str) -> str:
     return lower_to_source(rope_tl.build(heads, head_dim, dtype, **rope_tl.tiling(1 << 20)))
+
+
+@functools.cache
+def rope_qk_source(q_heads: int, kv_heads: int, head_dim: int, dtype: str, config: tuple = ()) -> str:
+    settings = {**rope_qk_tl.CONFIG, **dict(config)}
+    groups = head_groups(q_heads, kv_heads, settings["head_groups"])
+    tiling = {"block_tokens": settings["block_tokens"], "groups": groups, "threads": settings["threads"]}
+    return lower_to_source(rope_qk_tl.build(q_heads, kv_heads, head_dim, dtype, **tiling))
 
 
 @functools.cache
@@ -60,6 +71,35 @@ def test_rope_lowers_to_cuda(shape, dtype):
     assert "__global__ void __launch_bounds__(" in source
     assert "rope_kernel_kernel(" in source
     assert "< rows" in source  # the tail guard for row counts that are not a multiple of block_rows
+
+
+@pytest.mark.parametrize(("shape", "dtype"), cases(ROPE_QK_SPEC))
+def test_rope_qk_lowers_to_cuda(shape, dtype):
+    _, _, q_heads, kv_heads, head_dim = shape.dims
+    source = rope_qk_source(q_heads, kv_heads, head_dim, dtype)
+    assert "rope_qk_kernel_kernel(" in source
+    assert "< tokens" in source  # the tail guard for token counts that are not a multiple of block_tokens
+
+
+def test_rope_qk_program_is_the_one_the_op_compiles():
+    dims = ROPE_QK_SPEC.shape("llama3-8b/prefill512").dims
+    program = rope_qk_tl.program(dims, torch.bfloat16)
+    groups = head_groups(32, 8, rope_qk_tl.CONFIG["head_groups"])
+    config = {
+        "block_tokens": rope_qk_tl.CONFIG["block_tokens"],
+        "groups": groups,
+        "threads": rope_qk_tl.CONFIG["threads"],
+    }
+    assert program.script() == rope_qk_tl.build(32, 8, 128, "bfloat16", **config).script()
+
+
+@pytest.mark.parametrize("heads", [(32, 8, 128), (9, 3, 80)])
+def test_rope_qk_catalogue_designs_lower(heads):
+    from agent.policies.catalogue import designs
+
+    for design in designs("rope_qk", "tilelang"):
+        source = rope_qk_source(*heads, torch.bfloat16, tuple(sorted(design.config.items())))
+        assert "rope_qk_kernel_kernel(" in source, design.name
 
 
 @pytest.mark.parametrize(("shape", "dtype"), cases(RMS_SPEC))
@@ -168,3 +208,5 @@ def test_tilelang_kernels_refuse_cpu_tensors_with_a_clear_error():
         add_rms_norm_tl.add_rms_norm(*ADD_RMS_SPEC.make_inputs((4, 64), torch.bfloat16, seed=0))
     with pytest.raises(ValueError, match="runs on a GPU"):
         silu_mul_tl.silu_mul(*SILU_SPEC.make_inputs((4, 64), torch.bfloat16, seed=0))
+    with pytest.raises(ValueError, match="runs on a GPU"):
+        rope_qk_tl.rope_qk(*ROPE_QK_SPEC.make_inputs((1, 4, 4, 2, 64), torch.bfloat16, seed=0))

@@ -131,6 +131,21 @@ def test_a_mis_adapted_rope_fails_the_spec_check():
     assert not comparison.ok and comparison.first_bad_index is not None
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dims", [(1, 64, 32, 8, 64), (4, 1, 32, 8, 128), (1, 17, 3, 1, 64), (5, 1, 9, 3, 80)])
+def test_rope_qk_adapter_with_hf_math_matches_the_spec_and_leaves_q_and_k_alone(dims, dtype):
+    args = inputs("rope_qk", dims, dtype)
+    before = [a.clone() for a in args]
+    # The stand-in rotates in place, as Liger does: into the adapter's copies, never into q or k.
+    assert bound_check("rope_qk", liger_rope_stand_in, args, dtype).ok
+    assert all(torch.equal(a, b) for a, b in zip(args, before, strict=True))
+
+
+def test_a_mis_adapted_rope_qk_fails_the_spec_check():
+    args = inputs("rope_qk", (1, 16, 8, 2, 64), torch.bfloat16)
+    assert not bound_check("rope_qk", interleaved_rope, args, torch.bfloat16).ok
+
+
 def test_rope_adapter_needs_two_heads():
     x, sin, cos = inputs("rope", (1, 4, 1, 64), torch.float32)
     with pytest.raises(ValueError, match="1 head"):
@@ -293,6 +308,7 @@ def test_report_renders_the_vs_liger_column():
 
 GPU_SHAPES = {
     "rope": ["llama3-8b/decode8/q", "llama3-8b/prefill512/k"],
+    "rope_qk": ["llama3-8b/decode8", "llama3-8b/prefill512"],
     "rms_norm": ["llama3-8b/decode8", "llama3-8b/prefill512"],
     "add_rms_norm": ["llama3-8b/decode8", "llama3-8b/prefill512"],
     "silu_mul": ["llama3-8b/decode8", "llama3-8b/prefill512"],

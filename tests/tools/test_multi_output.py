@@ -111,3 +111,53 @@ def test_returning_one_tensor_instead_of_the_pair_fails(tmp_path):
 def test_a_sum_one_ulp_off_fails_the_exact_sum_tolerance(tmp_path):
     record = run(tmp_path, TRUNCATES_THE_SUM)
     assert_failed_at(record, "correctness", "output `sum`: ", "(atol=0, rtol=0)")
+
+
+# rope_qk: two outputs of different shapes (q's and k's), each with rope's tolerance.
+GOOD_ROPE_QK = """
+import torch
+
+
+def _rotate(x, sin, cos):
+    half = x.shape[-1] // 2
+    xf = x.float()
+    s, c = sin[None, :, None, :], cos[None, :, None, :]
+    return torch.cat((xf[..., :half] * c - xf[..., half:] * s, xf[..., half:] * c + xf[..., :half] * s), -1)
+
+
+def rope_qk(q, k, sin, cos, *, out=None):
+    if out is None:
+        out = (torch.empty_like(q), torch.empty_like(k))
+    out[0].copy_(_rotate(q, sin, cos))
+    out[1].copy_(_rotate(k, sin, cos))
+    return out
+"""
+
+
+def run_rope_qk(tmp_path: Path, source: str, **kwargs) -> EvalRecord:
+    path = tmp_path / "rope_qk_candidate.py"
+    path.write_text(source)
+    kwargs.setdefault("benchmark", False)
+    return evaluate(
+        "rope_qk", "torch", path, shapes=["decode1", "decode8"], dtypes=("bf16",), device="cpu", timeout_s=120, **kwargs
+    )
+
+
+def test_an_honest_rope_qk_passes_with_outputs_shaped_like_q_and_k(tmp_path):
+    record = run_rope_qk(tmp_path, GOOD_ROPE_QK, benchmark=True)
+    assert record.status == "ok", record.message
+    assert all(c.wrote_into_out and c.inputs_unchanged for c in record.correctness)
+
+
+def test_a_rope_qk_that_copies_k_unrotated_fails_naming_k(tmp_path):
+    lazy = GOOD_ROPE_QK.replace("    out[1].copy_(_rotate(k, sin, cos))\n", "    out[1].copy_(k)\n")
+    assert lazy != GOOD_ROPE_QK
+    assert_failed_at(run_rope_qk(tmp_path, lazy), "correctness", "output `k`: ")
+
+
+def test_a_rope_qk_right_only_on_the_shapes_it_was_shown_fails_on_hidden_ones(tmp_path):
+    # k rotated with the first position's tables for every token: the same thing on the decode shapes
+    # asked for (seq 1), wrong wherever seq > 1, which only the hidden shapes have.
+    shifted = GOOD_ROPE_QK.replace("out[1].copy_(_rotate(k, sin, cos))", "out[1].copy_(_rotate(k, sin[:1], cos[:1]))")
+    assert shifted != GOOD_ROPE_QK
+    assert_failed_at(run_rope_qk(tmp_path, shifted), "correctness", "output `k`: ")
