@@ -2,10 +2,18 @@
 
 Kept out of the kernel files so that an agent's edit to a kernel is about the
 kernel, while compiling and the target stay the same for every candidate.
+
+With `KW_TILELANG_TARGET=c` in the environment, kernels compile for TileLang's C
+target and run on the CPU (tests only, as TRITON_INTERPRET=1 is for NineToothed):
+a CPU check of a program's index math, masking and tiling. That target knows
+fp32 and elementwise programs only: it has no bfloat16 type, its fp16 vector
+conversions do not compile, and it cannot lower reductions over fragments
+(rms_norm, add_rms_norm); the GPU tests cover those.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import torch
@@ -26,11 +34,19 @@ def tilelang_dtype(dtype: torch.dtype) -> str:
         raise ValueError(f"TileLang kernels here support {list(TILELANG_DTYPES)}, not {dtype}") from None
 
 
+CPU_TARGET_ENV = "KW_TILELANG_TARGET"
+
+
+def on_cpu() -> bool:
+    """Whether kernels compile for TileLang's C target and take CPU tensors (see the module doc)."""
+    return os.environ.get(CPU_TARGET_ENV) == "c"
+
+
 def compile_kernel(prim_func: Any) -> Any:
     """JIT-compile for the selected target; all tensors (outputs too) are passed by the caller."""
     import tilelang
 
-    return tilelang.compile(prim_func, out_idx=None, target=tilelang_compile_target())
+    return tilelang.compile(prim_func, out_idx=None, target="c" if on_cpu() else tilelang_compile_target())
 
 
 def lower_to_source(prim_func: Any, arch: str | None = None) -> str:

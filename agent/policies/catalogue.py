@@ -35,6 +35,12 @@ CATALOGUE: dict[tuple[str, str], list[Design]] = {
             {"block_rows": 32, "threads": 64},
         ),
         Design(
+            "copied tiles, 16-byte loads",
+            "x and out through register tiles with T.copy: in the direct loop the fp32 tables hold the vector "
+            "width to 4 lanes, so bf16 moves 8 bytes per access; the copies move 16 (uint4 in the lowered CUDA)",
+            {"copy_tiles": True},
+        ),
+        Design(
             "split the head for decode",
             "decode calls only: 8 rows x 16 pairs per 64-thread block, so 8B decode8 q runs 128 blocks, not 4",
             {"small_block_rows": 8, "small_threads": 64, "small_block_cols": 16},
@@ -52,6 +58,12 @@ CATALOGUE: dict[tuple[str, str], list[Design]] = {
             "8 head groups, 1 token per 64-thread block: an 8B decode1 call runs 8 blocks, not 1, so more SMs "
             "pull its 10 KB",
             {"head_groups": 8, "block_tokens": 1, "threads": 64},
+        ),
+        Design(
+            "copied tiles, 16-byte loads",
+            "q, k and their outputs through register tiles with T.copy, 16 bytes per bf16 access instead of the "
+            "direct loop's 8 (held there to 4 lanes by the fp32 tables)",
+            {"copy_tiles": True},
         ),
         Design(
             "many tokens per block on prefill",

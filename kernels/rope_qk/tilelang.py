@@ -13,6 +13,11 @@ token's position (token % seq), doing fp32 math and rounding once on store. The
 token count and seq are dynamic: one compiled kernel serves every token count
 for a given (q_heads, kv_heads, head_dim, dtype, config); tokens past the end
 are masked.
+
+`copy_tiles` moves q, k and their outputs through register tiles with T.copy,
+as rope's TileLang kernel can: in one T.Parallel loop the fp32 tables cap the
+vector width at 4 lanes, so bf16 data moves 8 bytes per access; a T.copy is a
+loop of its own and moves 16 bytes where each thread's share allows.
 """
 
 # No `from __future__ import annotations`: TileLang evaluates the kernel's
@@ -20,22 +25,32 @@ are masked.
 import torch
 
 from kernels.rope_qk.spec import SPEC, head_groups
-from kernels.tilelang_support import compile_kernel, tilelang_dtype
+from kernels.tilelang_support import compile_kernel, on_cpu, tilelang_dtype
 
 # Not yet tuned on a GPU: 4 tokens per 128-thread block (the rope kernel's 64 rows of 32 heads is
 # 2 tokens), heads in 8 groups so an 8B decode1 call still runs 8 blocks.
-CONFIG = {"block_tokens": 4, "head_groups": 8, "threads": 128}
+CONFIG = {"block_tokens": 4, "head_groups": 8, "threads": 128, "copy_tiles": False}
 
 SEARCH_SPACE = {
     "block_tokens": [1, 2, 4, 8, 16, 32],
     "head_groups": [1, 2, 4, 8],
     "threads": [64, 128, 256, 512],
+    "copy_tiles": [False, True],
 }
 
 _kernels: dict[tuple, object] = {}
 
 
-def build(q_heads: int, kv_heads: int, head_dim: int, dtype: str, block_tokens: int, groups: int, threads: int):
+def build(
+    q_heads: int,
+    kv_heads: int,
+    head_dim: int,
+    dtype: str,
+    block_tokens: int,
+    groups: int,
+    threads: int,
+    copy_tiles: bool = False,
+):
     """The TileLang program for one (q_heads, kv_heads, head_dim, dtype, tiling); lowerable without a GPU."""
     import tilelang.language as T
 
@@ -76,13 +91,55 @@ def build(q_heads: int, kv_heads: int, head_dim: int, dtype: str, block_tokens: 
                     KOut[token, head, j] = T.cast(x1 * c - x2 * s, dtype)
                     KOut[token, head, j + half] = T.cast(x2 * c + x1 * s, dtype)
 
-    return rope_qk_kernel
+    @T.prim_func
+    def rope_qk_kernel_copied(
+        Q: T.Tensor((tokens, q_heads, head_dim), dtype),
+        K: T.Tensor((tokens, kv_heads, head_dim), dtype),
+        Sin: T.Tensor((seq, half), "float32"),
+        Cos: T.Tensor((seq, half), "float32"),
+        QOut: T.Tensor((tokens, q_heads, head_dim), dtype),
+        KOut: T.Tensor((tokens, kv_heads, head_dim), dtype),
+    ):
+        with T.Kernel(T.ceildiv(tokens, block_tokens), groups, threads=threads) as (bx, by):
+            q1 = T.alloc_fragment((block_tokens, q_group, half), dtype)
+            q2 = T.alloc_fragment((block_tokens, q_group, half), dtype)
+            k1 = T.alloc_fragment((block_tokens, kv_group, half), dtype)
+            k2 = T.alloc_fragment((block_tokens, kv_group, half), dtype)
+            # T.copy masks tokens past the end (reads fill 0, writes are skipped).
+            T.copy(Q[bx * block_tokens, by * q_group, 0], q1)
+            T.copy(Q[bx * block_tokens, by * q_group, half], q2)
+            T.copy(K[bx * block_tokens, by * kv_group, 0], k1)
+            T.copy(K[bx * block_tokens, by * kv_group, half], k2)
+            # Rotated in place in the tiles; the modulo keeps a tail token's position inside the tables.
+            for t, h, j in T.Parallel(block_tokens, q_group, half):
+                pos = (bx * block_tokens + t) % seq
+                a = T.cast(q1[t, h, j], "float32")
+                b = T.cast(q2[t, h, j], "float32")
+                q1[t, h, j] = T.cast(a * Cos[pos, j] - b * Sin[pos, j], dtype)
+                q2[t, h, j] = T.cast(b * Cos[pos, j] + a * Sin[pos, j], dtype)
+            for t, h, j in T.Parallel(block_tokens, kv_group, half):
+                pos = (bx * block_tokens + t) % seq
+                a = T.cast(k1[t, h, j], "float32")
+                b = T.cast(k2[t, h, j], "float32")
+                k1[t, h, j] = T.cast(a * Cos[pos, j] - b * Sin[pos, j], dtype)
+                k2[t, h, j] = T.cast(b * Cos[pos, j] + a * Sin[pos, j], dtype)
+            T.copy(q1, QOut[bx * block_tokens, by * q_group, 0])
+            T.copy(q2, QOut[bx * block_tokens, by * q_group, half])
+            T.copy(k1, KOut[bx * block_tokens, by * kv_group, 0])
+            T.copy(k2, KOut[bx * block_tokens, by * kv_group, half])
+
+    return rope_qk_kernel_copied if copy_tiles else rope_qk_kernel
 
 
 def tiling(q_heads: int, kv_heads: int) -> dict[str, int]:
     """build()'s tiling arguments for these head counts."""
     groups = head_groups(q_heads, kv_heads, CONFIG["head_groups"])
-    return {"block_tokens": CONFIG["block_tokens"], "groups": groups, "threads": CONFIG["threads"]}
+    return {
+        "block_tokens": CONFIG["block_tokens"],
+        "groups": groups,
+        "threads": CONFIG["threads"],
+        "copy_tiles": CONFIG["copy_tiles"],
+    }
 
 
 def program(dims: tuple[int, ...], dtype: torch.dtype):
@@ -100,7 +157,7 @@ def _kernel(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype):
 
 
 def rope_qk(q: torch.Tensor, k: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, *, out=None):
-    SPEC.check_inputs(q, k, sin, cos, out)
+    SPEC.check_inputs(q, k, sin, cos, out, require_gpu=not on_cpu())
     if out is None:
         out = (torch.empty_like(q), torch.empty_like(k))
     if q.numel() == 0:  # no tokens: check_inputs has made sure both have heads

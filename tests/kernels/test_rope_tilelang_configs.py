@@ -1,6 +1,8 @@
-"""The rope TileLang kernel's column split (`block_cols`) lowers for whole and ragged halves."""
+"""The rope TileLang kernel's tilings: the column split (`block_cols`), size classes, copied tiles."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 import torch
@@ -9,9 +11,14 @@ import kernels.rope.tilelang as rope_tl
 from kernels.tilelang_support import lower_to_source
 
 
-def _source(head_dim: int, block_cols: int) -> str:
-    config = {**rope_tl.tiling(1 << 20), "block_rows": 16, "block_cols": block_cols}
+def _source(head_dim: int, block_cols: int, **overrides) -> str:
+    config = {**rope_tl.tiling(1 << 20), "block_rows": 16, "block_cols": block_cols, **overrides}
     return lower_to_source(rope_tl.build(32, head_dim, "bfloat16", **config))
+
+
+def _widths(source: str, buffer: str) -> set[str]:
+    """The vector types of the generated code's accesses to `buffer` (uint4: 16 bytes of bf16, uint2: 8)."""
+    return set(re.findall(r"\*\((\w+)\*\)\(" + buffer + r" \+", source))
 
 
 def test_the_default_keeps_one_block_column():
@@ -24,8 +31,9 @@ def test_the_default_keeps_one_block_column():
 def test_decode_and_prefill_calls_take_their_own_tiling(monkeypatch):
     monkeypatch.setitem(rope_tl.CONFIG, "small_block_rows", 8)
     monkeypatch.setitem(rope_tl.CONFIG, "small_block_cols", 16)
-    assert rope_tl.tiling(rope_tl.SMALL_TOKENS) == {"block_rows": 8, "threads": 128, "block_cols": 16}
-    assert rope_tl.tiling(rope_tl.SMALL_TOKENS + 1) == {"block_rows": 64, "threads": 128, "block_cols": 64}
+    small = {"block_rows": 8, "threads": 128, "block_cols": 16, "copy_tiles": False}
+    assert rope_tl.tiling(rope_tl.SMALL_TOKENS) == small
+    assert rope_tl.tiling(rope_tl.SMALL_TOKENS + 1) == {**small, "block_rows": 64, "block_cols": 64}
     decode = lower_to_source(rope_tl.program((8, 1, 32, 128), torch.bfloat16))
     prefill = lower_to_source(rope_tl.program((1, 2048, 32, 128), torch.bfloat16))
     assert "blockIdx.y" in decode and "blockIdx.y" not in prefill
@@ -48,3 +56,21 @@ def test_a_ragged_half_masks_its_columns():
     # head_dim 80 (a hidden shape): half 40 is not a multiple of 16, so the last column block is masked.
     source = _source(80, 16)
     assert "blockIdx.y" in source and "< 5)" in source  # 16 rows x 16 cols / 128 threads: 2-wide vectors, 20 of them
+
+
+def test_the_direct_loop_moves_bf16_8_bytes_at_a_time():
+    # One T.Parallel loop is vectorised to one width for all its accesses; 4 lanes of the fp32 tables
+    # are 16 bytes, so x and out get 4 bf16 lanes: 8 bytes.
+    source = _source(128, 64, block_rows=64)
+    assert _widths(source, "X") == {"uint2"} and _widths(source, "Cos") == {"float4"}
+
+
+def test_copied_tiles_move_bf16_16_bytes_at_a_time():
+    source = _source(128, 64, block_rows=64, copy_tiles=True)
+    assert _widths(source, "X") == {"uint4"} and _widths(source, "Out") == {"uint4"}
+    assert "< rows" in source  # the copies mask rows past the end
+
+
+def test_a_ragged_half_keeps_the_direct_loop_even_with_copied_tiles():
+    # A copied 16-column tile of a 40-wide half would write past the half, into the other one.
+    assert _source(80, 16, copy_tiles=True) == _source(80, 16)

@@ -1,0 +1,101 @@
+"""TileLang kernels run on the CPU through TileLang's C target, in fp32, against the reference.
+
+`KW_TILELANG_TARGET=c` (kernels/tilelang_support.py) makes the kernel files compile
+for the C target and accept CPU tensors, so the op functions run as they ship: their
+views, tilings and size classes, on top of the program's index math, tail masks and
+tiles. The C target has no bf16 and cannot lower reductions over fragments, so this
+covers the elementwise kernels (rope, rope_qk) in fp32; the bf16/fp16 programs differ
+only in the element type, and the GPU tests run every dtype. Each test swaps in an
+empty kernel cache, so no GPU-compiled kernel is ever reused here or left behind.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import kernels.rope.tilelang as rope_tl
+import kernels.rope_qk.tilelang as rope_qk_tl
+from kernels.rope.spec import SPEC as ROPE_SPEC
+from kernels.rope_qk.spec import SPEC as ROPE_QK_SPEC
+from kernels.spec import OpSpec
+from kernels.tilelang_support import CPU_TARGET_ENV
+
+pytest.importorskip("tilelang")
+
+
+@pytest.fixture
+def on_cpu(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv(CPU_TARGET_ENV, "c")
+    monkeypatch.setattr(rope_tl, "_kernels", {})
+    monkeypatch.setattr(rope_qk_tl, "_kernels", {})
+    return monkeypatch
+
+
+def run_and_check(spec: OpSpec, op, dims: tuple[int, ...], seed: int = 3) -> None:
+    """NaN-poisoned out=, the op's own function, then: the buffers returned, all written, inputs intact, numerics."""
+    args = spec.make_inputs(dims, torch.float32, seed, "cpu")
+    before = [a.clone() for a in args]
+    out = spec.empty_out(args, fill=float("nan"))
+    result = op(*args, out=out)
+    assert spec.returned_out(result, out)
+    assert all(torch.equal(a, b) for a, b in zip(args, before, strict=True)), "inputs were modified"
+    comparison = spec.compare(result, args, torch.float32)
+    assert comparison.ok, f"{dims}: {comparison.message}"
+
+
+# Rope: the hidden shapes (tails everywhere, halves of 40 and 48), a decode call (the small_* class)
+# and prefill-sized token counts past SMALL_TOKENS (the other class) on both models' head layouts.
+ROPE_DIMS = [s.dims for s in ROPE_SPEC.hidden_shapes] + [(8, 1, 32, 128), (1, 300, 8, 64), (1, 257, 3, 128)]
+ROPE_CONFIGS = {
+    "shipped": {},
+    "copied tiles": {"copy_tiles": True, "small_copy_tiles": True},
+    "split head, copied": {"block_cols": 16, "copy_tiles": True, "small_block_cols": 8, "small_copy_tiles": True},
+    "small blocks": {"block_rows": 8, "threads": 64, "small_block_rows": 4, "small_threads": 32},
+}
+
+
+@pytest.mark.parametrize("config", ROPE_CONFIGS.values(), ids=ROPE_CONFIGS.keys())
+def test_rope_matches_the_reference(on_cpu, config):
+    for key, value in config.items():
+        on_cpu.setitem(rope_tl.CONFIG, key, value)
+    for dims in ROPE_DIMS:
+        run_and_check(ROPE_SPEC, rope_tl.rope, dims)
+
+
+ROPE_QK_DIMS = [s.dims for s in ROPE_QK_SPEC.hidden_shapes] + [(8, 1, 32, 8, 128), (1, 40, 32, 8, 64)]
+ROPE_QK_CONFIGS = {
+    "shipped": {},
+    "copied tiles": {"copy_tiles": True},
+    "one group, copied": {"head_groups": 1, "block_tokens": 2, "threads": 256, "copy_tiles": True},
+    "odd token tile": {"head_groups": 2, "block_tokens": 3, "threads": 64},
+}
+
+
+@pytest.mark.parametrize("config", ROPE_QK_CONFIGS.values(), ids=ROPE_QK_CONFIGS.keys())
+def test_rope_qk_matches_the_reference(on_cpu, config):
+    for key, value in config.items():
+        on_cpu.setitem(rope_qk_tl.CONFIG, key, value)
+    for dims in ROPE_QK_DIMS:
+        run_and_check(ROPE_QK_SPEC, rope_qk_tl.rope_qk, dims)
+
+
+def test_empty_inputs_and_allocated_outputs(on_cpu):
+    x, sin, cos = ROPE_SPEC.make_inputs((1, 0, 8, 64), torch.float32, 0, "cpu")
+    assert rope_tl.rope(x, sin, cos).shape == (1, 0, 8, 64)
+    args = ROPE_QK_SPEC.make_inputs((2, 5, 6, 2, 64), torch.float32, 1, "cpu")
+    q_out, k_out = rope_qk_tl.rope_qk(*args)
+    assert (q_out.shape, k_out.shape) == ((2, 5, 6, 64), (2, 5, 2, 64))
+    assert ROPE_QK_SPEC.compare((q_out, k_out), args, torch.float32).ok
+
+
+def test_a_wrong_program_fails_here(on_cpu):
+    # The check can fail: the tables of the wrong position (pos + 1) are caught on the CPU.
+    source_build = rope_tl.build
+
+    def off_by_one(heads, *args, **kwargs):
+        return source_build(heads + 1, *args, **kwargs)  # the kernel then maps rows to the wrong positions
+
+    on_cpu.setattr(rope_tl, "build", off_by_one)
+    args = ROPE_SPEC.make_inputs((1, 9, 4, 64), torch.float32, 0, "cpu")
+    assert not ROPE_SPEC.compare(rope_tl.rope(*args), args, torch.float32).ok
