@@ -39,6 +39,7 @@ def e2e_settings(config: RunConfig) -> E2ESettings:
         max_new_tokens=config.e2e_new_tokens,
         device=config.device,
         dtype=config.e2e_dtype,
+        op=config.op,  # the model then calls the candidate's op wherever it can
     )
 
 

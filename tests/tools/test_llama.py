@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 import torch
+import torch.nn.functional as F
 
 from kernels.registry import registered_operators
 from tests.tools.tiny_llama import TINY, write_tiny_checkpoint
 from tools.llama.infer import run_inference
 from tools.llama.load import load_directory, random_model
-from tools.llama.model import KVCache, generate, generate_without_cache
+from tools.llama.model import FUSED, KVCache, ModelPlan, generate, generate_without_cache, plan_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,6 +91,39 @@ def test_a_backend_that_falls_back_gives_the_tokens_of_the_torch_backend():
     with pytest.warns(RuntimeWarning, match="falls back to torch"):
         fallback = random_model(0, backend, "cpu", torch.float32, hf_config=TINY)
     assert generate(fallback, prompt, 8).tokens == generate(_tiny_model(), prompt, 8).tokens
+
+
+@pytest.mark.parametrize("op", ["rope", "rope_qk", "rms_norm", "add_rms_norm", "silu_mul"])
+def test_the_plan_for_an_op_calls_it(op):
+    assert op in plan_for(op).operators
+    # The ops a forward pass calls are the plan's, each taken from the registry once.
+    model = _quiet(random_model, 0, "torch", "cpu", torch.float32, hf_config=TINY, plan=plan_for(op))
+    assert set(model.ops) == set(plan_for(op).operators)
+
+
+def test_every_plan_computes_the_same_model():
+    # Fused and unfused ops are the same math (one rounding each); in fp32 the logits agree to rounding.
+    ids = torch.randint(0, TINY["vocab_size"], (2, 9), generator=torch.Generator().manual_seed(5))
+    logits = {
+        plan: _quiet(random_model, 0, "torch", "cpu", torch.float32, hf_config=TINY, plan=plan)(ids)
+        for plan in (FUSED, ModelPlan(rope="rope"), ModelPlan(norm="rms_norm"), ModelPlan("rope", "rms_norm"))
+    }
+    for plan, value in logits.items():
+        torch.testing.assert_close(value, logits[FUSED], atol=1e-5, rtol=1e-5, msg=plan.describe())
+
+
+def test_the_model_runs_silu_mul_through_the_registry(monkeypatch):
+    # A wrong silu_mul (silu(up) * gate) inside the model changes its logits: the op is on the model's path.
+    model = _tiny_model()
+    ids = torch.randint(0, TINY["vocab_size"], (1, 7), generator=torch.Generator().manual_seed(6))
+    right = model(ids)
+
+    def swapped(x, *, out=None):
+        half = x.shape[-1] // 2
+        return F.silu(x[..., half:]) * x[..., :half]
+
+    monkeypatch.setitem(model.ops, "silu_mul", swapped)
+    assert not torch.allclose(model(ids), right, atol=1e-3)
 
 
 def test_text_prompt_without_a_tokenizer_says_what_is_missing(tiny_dir):
@@ -173,7 +207,7 @@ def test_infer_records_what_a_comparison_needs(infer_records):
 def test_compare_reports_speedups_of_a_matching_pair(infer_records):
     done = agent("compare", *map(str, infer_records))
     assert done.returncode == 0, done.stderr
-    assert "B vs A" in done.stdout and "native: rope, rms_norm" in done.stdout
+    assert "B vs A" in done.stdout and "native: rms_norm, rope_qk, add_rms_norm, silu_mul" in done.stdout
     assert "none (all torch fallback)" in done.stdout
 
 
@@ -182,8 +216,13 @@ def test_compare_reports_speedups_of_a_matching_pair(infer_records):
     [
         ("generated_ids", lambda ids: [*ids[:-1], (ids[-1] + 1) % TINY["vocab_size"]], "generated token ids differ"),
         ("seed", lambda seed: seed + 1, "seed differs"),
+        (
+            "operators",
+            lambda ops: {"rms_norm": "torch_fallback", "rope": "torch_fallback"},
+            "the model ran other operators",
+        ),
     ],
-    ids=["tokens", "seed"],
+    ids=["tokens", "seed", "operators"],
 )
 def test_compare_refuses_runs_that_differ(infer_records, tmp_path, field, change, reason):
     record = json.loads(infer_records[1].read_text())

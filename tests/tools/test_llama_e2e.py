@@ -27,7 +27,8 @@ RMS_NORM_TIMES_1_5 = GOOD_RMS_NORM.replace("* weight.float()", "* weight.float()
 ROPE_WITHOUT_ROTATION = GOOD_ROPE.replace("    half = x.shape[-1] // 2\n", "    return x.clone()\n")
 
 # The tiny config with its random init-scale weights: rms_norm changes the tokens, RoPE does not (see tiny_llama).
-SETTINGS = E2ESettings(hf_config=TINY, prompt_len=8, max_new_tokens=6, device="cpu", dtype="fp32")
+SETTINGS = E2ESettings(hf_config=TINY, prompt_len=8, max_new_tokens=6, device="cpu", dtype="fp32", op="rms_norm")
+ROPE_SETTINGS = SETTINGS.model_copy(update={"op": "rope"})
 
 
 def kernel_file(folder: Path, source: str, name: str = "kernel.py") -> Path:
@@ -39,22 +40,41 @@ def kernel_file(folder: Path, source: str, name: str = "kernel.py") -> Path:
 @pytest.fixture(scope="module")
 def reference_ids() -> list[int]:
     run = reference_tokens(SETTINGS)
-    assert run.operators == {"rope": "native", "rms_norm": "native"}
+    # The plan for an rms_norm candidate: rms_norm at every norm, the residual adds in torch.
+    assert run.operators == {"rms_norm": "native", "rope_qk": "native", "silu_mul": "native"}
     assert len(run.generated_ids) == 6 and len(run.prompt_ids) == 8
     assert len(set(run.generated_ids)) > 1, "degenerate model: every step picks the same token"
     return run.generated_ids
 
 
-@pytest.mark.parametrize(("op", "source"), [("rope", GOOD_ROPE), ("rms_norm", GOOD_RMS_NORM)], ids=["rope", "rms"])
-def test_a_correct_kernel_keeps_the_tokens(tmp_path, monkeypatch, reference_ids, op, source):
+@pytest.fixture(scope="module")
+def rope_reference_ids() -> list[int]:
+    run = reference_tokens(ROPE_SETTINGS)
+    # The plan for a rope candidate: one rope call each for q and k, the residual adds fused into the norms.
+    assert list(run.operators) == ["rms_norm", "rope", "add_rms_norm", "silu_mul"]
+    return run.generated_ids
+
+
+@pytest.mark.parametrize(
+    ("op", "source", "settings"),
+    [("rope", GOOD_ROPE, ROPE_SETTINGS), ("rms_norm", GOOD_RMS_NORM, SETTINGS)],
+    ids=["rope", "rms"],
+)
+def test_a_correct_kernel_keeps_the_tokens(tmp_path, monkeypatch, op, source, settings):
     kernel_file(tmp_path, source)
     monkeypatch.chdir(tmp_path)  # a path relative to the caller's directory (the child runs elsewhere)
-    result = check_tokens(op, "torch", "kernel.py", SETTINGS, reference_ids)
+    result = check_tokens(op, "torch", "kernel.py", settings)  # no reference given: torch runs first
     assert result.ok, result.message
-    assert result.generated_ids == reference_ids and result.first_mismatch is None
+    assert result.generated_ids == result.reference_ids and result.first_mismatch is None
     assert result.message.startswith("greedy tokens match torch: 6 of 6")
-    assert result.operators[op] == "native" and result.candidate_sha256 and result.settings == SETTINGS
+    assert result.operators[op] == "native" and result.candidate_sha256 and result.settings == settings
     assert result.as_stage().status == "ok" and result.as_stage().name == "e2e"
+
+
+def test_settings_for_another_op_are_refused(tmp_path, reference_ids):
+    # SETTINGS are an rms_norm candidate's: under them a rope candidate need not run at all.
+    with pytest.raises(ValueError, match=r"E2ESettings\.op is 'rms_norm' but the candidate is rope"):
+        check_tokens("rope", "torch", kernel_file(tmp_path, GOOD_ROPE), SETTINGS, reference_ids)
 
 
 def test_an_rms_norm_off_in_scale_changes_the_tokens_and_says_from_where(tmp_path, reference_ids):
@@ -71,7 +91,7 @@ def test_an_rms_norm_off_in_scale_changes_the_tokens_and_says_from_where(tmp_pat
 def test_a_rope_without_rotation_changes_the_tokens_of_a_checkpoint(tmp_path):
     # A checkpoint whose attention depends on position; no reference ids given: check_tokens runs torch first.
     checkpoint = write_tiny_checkpoint(tmp_path / "tiny")
-    settings = E2ESettings(model=str(checkpoint), prompt_len=8, max_new_tokens=6, device="cpu", dtype="bf16")
+    settings = E2ESettings(model=str(checkpoint), prompt_len=8, max_new_tokens=6, device="cpu", dtype="bf16", op="rope")
     good = check_tokens("rope", "torch", kernel_file(tmp_path, GOOD_ROPE, "good.py"), settings)
     assert good.ok, good.message
     wrong = check_tokens("rope", "torch", kernel_file(tmp_path, ROPE_WITHOUT_ROTATION, "wrong.py"), settings)
@@ -89,8 +109,8 @@ def test_a_rope_without_rotation_changes_the_tokens_of_a_checkpoint(tmp_path):
     ],
     ids=["exits", "syntax-error", "hangs"],
 )
-def test_a_candidate_that_dies_fails_the_check_with_the_reason(tmp_path, reference_ids, source, timeout_s, says):
-    result = check_tokens("rope", "torch", kernel_file(tmp_path, source), SETTINGS, reference_ids, timeout_s)
+def test_a_candidate_that_dies_fails_the_check_with_the_reason(tmp_path, rope_reference_ids, source, timeout_s, says):
+    result = check_tokens("rope", "torch", kernel_file(tmp_path, source), ROPE_SETTINGS, rope_reference_ids, timeout_s)
     assert not result.ok and result.generated_ids == [] and result.first_mismatch is None
     assert result.message.startswith("the model run with the candidate as rope[torch] ")
     assert says in result.message

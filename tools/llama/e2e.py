@@ -24,6 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from tools.candidate import sha256_file
+from tools.llama.model import plan_for
 from tools.records import StageResult
 from tools.sandbox import run_child
 
@@ -43,6 +44,10 @@ class E2ESettings(BaseModel):
     max_new_tokens: int = Field(default=32, ge=1)
     device: Literal["cuda", "cpu"] = "cuda"
     dtype: Literal["bf16", "fp16", "fp32"] = "bf16"
+    op: str | None = Field(
+        default=None,
+        description="the op under test: the model runs the plan that calls it everywhere it can (model.plan_for)",
+    )
 
     def describe(self) -> str:
         if self.model:
@@ -51,7 +56,8 @@ class E2ESettings(BaseModel):
             weights = f"random weights of a {self.hf_config.get('num_hidden_layers', '?')}-layer config"
         else:
             weights = "random Llama-3.2-1B weights"
-        return f"{weights}, seed {self.seed}, {self.dtype} on {self.device}, prompt {self.prompt_len} tokens"
+        ops = plan_for(self.op).describe()
+        return f"{weights}, seed {self.seed}, {self.dtype} on {self.device}, prompt {self.prompt_len} tokens, ops {ops}"
 
 
 class E2ERequest(BaseModel):
@@ -120,6 +126,7 @@ def generate_tokens(request: E2ERequest) -> TokenRun:
         seed=s.seed,
         device=s.device,
         dtype=s.dtype,
+        plan=plan_for(s.op),
     )
     return TokenRun(
         prompt_ids=record.prompt_ids,
@@ -219,6 +226,13 @@ def check_tokens(
     them per run); without them the reference runs first, and its failure raises ModelRunFailed.
     A candidate that crashes, hangs or changes a token gives ok=False and the reason.
     """
+    if settings.op != op:
+        # The model runs the plan that calls settings.op (model.plan_for); with another op there, the
+        # candidate could sit on no path of the model, and the check would pass without running it.
+        raise ValueError(
+            f"E2ESettings.op is {settings.op!r} but the candidate is {op}: set op={op!r} in the settings "
+            "(and take the reference tokens with those settings)"
+        )
     start = time.monotonic()
     if reference_ids is None:
         reference_ids = reference_tokens(settings, timeout_s).generated_ids

@@ -17,12 +17,12 @@ from typing import Any
 
 import torch
 
+from tools.llama.model import FUSED, ModelPlan
+
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
 # What two records must agree on before `compare` divides their times.
 MATCH_FIELDS = ("model", "seed", "prompt_len", "max_new_tokens", "device", "dtype", "target", "versions", "prompt_ids")
-# The operators tools/llama/model.py takes from the registry; the others (add_rms_norm, ...) do not run in it.
-MODEL_OPERATORS = ("rope", "rms_norm")
 
 
 @dataclass
@@ -31,7 +31,7 @@ class InferenceRecord:
 
     backend: str
     operators: dict[str, str]
-    """registered_operators(backend) for the ops the model runs (MODEL_OPERATORS): native or torch_fallback."""
+    """the registered ops the model ran (its ModelPlan's), each native or torch_fallback."""
     model: str
     """the directory, or 'random Llama-3.2-1B config, seed S'."""
     seed: int
@@ -82,11 +82,13 @@ def run_inference(
     device: str | None = None,
     dtype: str = "bf16",
     hf_config: dict[str, Any] | None = None,
+    plan: ModelPlan = FUSED,
 ) -> InferenceRecord:
     """Load (or build) the model, generate `iters` times after `warmup`, and time prefill and decode.
 
     Without `model_path` the weights are random: Llama-3.2-1B shapes, or those of `hf_config`
-    (a Hugging Face config dict; tests pass a tiny one).
+    (a Hugging Face config dict; tests pass a tiny one). `plan` picks the registered ops the
+    model runs (tools/llama/model.py); the default fuses what can be fused.
     """
     from kernels.registry import check_backend, registered_operators
     from tools.env import collect_environment
@@ -106,10 +108,10 @@ def run_inference(
     torch_dtype = DTYPES[dtype]
 
     if model_path:
-        model = load_directory(model_path, backend, device, torch_dtype)
+        model = load_directory(model_path, backend, device, torch_dtype, plan)
         model_name = str(Path(model_path).resolve())
     else:
-        model = random_model(seed, backend, device, torch_dtype, hf_config=hf_config)
+        model = random_model(seed, backend, device, torch_dtype, hf_config=hf_config, plan=plan)
         model_name = f"random {_config_name(hf_config)}, seed {seed}"
 
     tokenizer = None
@@ -142,7 +144,7 @@ def run_inference(
     env = collect_environment()
     return InferenceRecord(
         backend=backend,
-        operators={op: status for op, status in registered_operators(backend).items() if op in MODEL_OPERATORS},
+        operators={op: registered_operators(backend)[op] for op in plan.operators},
         model=model_name,
         seed=seed,
         prompt_len=len(ids),
@@ -225,6 +227,11 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> Comparison:
         for key in MATCH_FIELDS
         if a[key] != b[key]
     ]
+    if list(a["operators"]) != list(b["operators"]):
+        refused.append(
+            f"the model ran other operators: A {', '.join(a['operators'])} vs B {', '.join(b['operators'])} "
+            "(records from different versions of the model code)"
+        )
     if a["generated_ids"] != b["generated_ids"]:
         first = next(
             (i for i, (x, y) in enumerate(zip(a["generated_ids"], b["generated_ids"], strict=False)) if x != y),

@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from tools.llama.model import Llama, LlamaConfig, expected_weight_names
+from tools.llama.model import FUSED, Llama, LlamaConfig, ModelPlan, expected_weight_names
 
 # meta-llama/Llama-3.2-1B's config.json, the fields the forward pass reads.
 LLAMA_3_2_1B: dict[str, Any] = {
@@ -44,7 +44,7 @@ LLAMA_3_2_1B: dict[str, Any] = {
 INIT_STD = 0.02
 
 
-def load_directory(path: str | Path, backend: str, device: str, dtype: torch.dtype) -> Llama:
+def load_directory(path: str | Path, backend: str, device: str, dtype: torch.dtype, plan: ModelPlan = FUSED) -> Llama:
     """A Llama from a local Hugging Face directory (config.json + one or more *.safetensors)."""
     from safetensors.torch import load_file
 
@@ -62,7 +62,7 @@ def load_directory(path: str | Path, backend: str, device: str, dtype: torch.dty
     weights = {name: t.to(device=device, dtype=dtype) for name, t in weights.items()}
     if config.tie_word_embeddings:
         weights.pop("lm_head.weight", None)  # some tied checkpoints still store a copy; the forward ignores it
-    return Llama(config, weights, backend)
+    return Llama(config, weights, backend, plan)
 
 
 def random_weights(config: LlamaConfig, seed: int, device: str, dtype: torch.dtype) -> dict[str, torch.Tensor]:
@@ -90,10 +90,17 @@ def random_weights(config: LlamaConfig, seed: int, device: str, dtype: torch.dty
     return weights
 
 
-def random_model(seed: int, backend: str, device: str, dtype: torch.dtype, hf_config: dict | None = None) -> Llama:
+def random_model(
+    seed: int,
+    backend: str,
+    device: str,
+    dtype: torch.dtype,
+    hf_config: dict | None = None,
+    plan: ModelPlan = FUSED,
+) -> Llama:
     """Llama-3.2-1B shapes (or `hf_config`) with seeded random weights."""
     config = LlamaConfig.from_hf(hf_config or LLAMA_3_2_1B)
-    return Llama(config, random_weights(config, seed, device, dtype), backend)
+    return Llama(config, random_weights(config, seed, device, dtype), backend, plan)
 
 
 def load_tokenizer(path: str | Path):

@@ -1,10 +1,16 @@
-"""Llama-3 forward in plain torch, with RMSNorm and RoPE taken from `kernels.registry.operator`.
+"""Llama-3 forward in plain torch, with its memory-bound operators taken from `kernels.registry.operator`.
 
-Only the two registered operators go through the registry, so a backend's native kernels run
-inside a real model and everything else (projections, attention, SwiGLU) is the same torch code
-for every backend: a speed or token difference between two backends comes from those kernels.
-Attention is `scaled_dot_product_attention` with the KV heads repeated to the query heads, as
-Hugging Face's `repeat_kv` does. Weights keep Hugging Face's names (`model.layers.0.mlp.up_proj.weight`).
+RoPE, the norms (with the residual adds before them) and SwiGLU's silu(gate) * up go through
+the registry, so a backend's native kernels run inside a real model and everything else
+(projections, attention) is the same torch code for every backend: a speed or token difference
+between two backends comes from those kernels. A `ModelPlan` says which operator runs where a
+choice exists: q and k rotated together (rope_qk) or one rope call each, and each residual add
+fused into the norm after it (add_rms_norm) or done in torch before rms_norm. `agent infer`
+runs the fused plan; the end-to-end check of a candidate runs the plan that calls its op
+(`plan_for`), so the candidate is what the model runs. Attention is `scaled_dot_product_attention`
+with the KV heads repeated to the query heads, as Hugging Face's `repeat_kv` does. Weights keep
+Hugging Face's names (`model.layers.0.mlp.up_proj.weight`); gate and up are kept as one
+[gate; up] matrix, so one projection gives silu_mul its [..., 2I] input.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import torch
 import torch.nn.functional as F
@@ -120,23 +126,62 @@ class KVCache:
         return self.keys[0].shape[2] if self.keys else 0
 
 
+# The name under which the model keeps each layer's [gate_proj; up_proj] matrix.
+GATE_UP = "gate_up_proj.weight"
+
+
+@dataclass(frozen=True)
+class ModelPlan:
+    """Which registered operator the forward pass runs where there is a choice."""
+
+    rope: Literal["rope", "rope_qk"] = "rope_qk"
+    norm: Literal["rms_norm", "add_rms_norm"] = "add_rms_norm"
+
+    @property
+    def operators(self) -> tuple[str, ...]:
+        """The registered ops a forward pass calls, in the order they first run."""
+        # The fused plan still calls rms_norm once, on the embeddings (no residual add before it).
+        fused = ("add_rms_norm",) if self.norm == "add_rms_norm" else ()
+        return ("rms_norm", self.rope, *fused, "silu_mul")
+
+    def describe(self) -> str:
+        return ", ".join(self.operators)
+
+
+FUSED = ModelPlan()
+
+
+def plan_for(op: str | None) -> ModelPlan:
+    """The plan whose forward pass runs `op` at every place it can: the end-to-end check of a candidate for it."""
+    if op == "rope":
+        return ModelPlan(rope="rope")
+    if op == "rms_norm":
+        return ModelPlan(norm="rms_norm")
+    return FUSED  # rope_qk, add_rms_norm, silu_mul (always called) and no op at all
+
+
 @dataclass
 class Llama:
-    """Weights (Hugging Face names) plus the two registered ops of one backend."""
+    """Weights (Hugging Face names; gate and up as one matrix) plus the registered ops of one backend."""
 
     config: LlamaConfig
     weights: dict[str, torch.Tensor]
     backend: str = "torch"
-    rms_norm: Callable[..., torch.Tensor] = field(init=False, repr=False)
-    rope: Callable[..., torch.Tensor] = field(init=False, repr=False)
+    plan: ModelPlan = FUSED
+    ops: dict[str, Callable[..., Any]] = field(init=False, repr=False)
     freqs: torch.Tensor = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         missing = [name for name in expected_weight_names(self.config) if name not in self.weights]
         if missing:
             raise ValueError(f"checkpoint lacks {len(missing)} weight(s), e.g. {missing[:3]}")
-        self.rms_norm = operator("rms_norm", self.backend)
-        self.rope = operator("rope", self.backend)
+        self.weights = dict(self.weights)  # the caller's dict keeps its gate and up matrices
+        for i in range(self.config.num_layers):
+            prefix = f"model.layers.{i}.mlp."
+            gate = self.weights.pop(prefix + "gate_proj.weight")
+            up = self.weights.pop(prefix + "up_proj.weight")
+            self.weights[prefix + GATE_UP] = torch.cat((gate, up))  # [2I, hidden]: gate rows, then up rows
+        self.ops = {op: operator(op, self.backend) for op in self.plan.operators}
         self.freqs = inv_freq(self.config)
 
     @property
@@ -158,8 +203,11 @@ class Llama:
         q = F.linear(x, self.w(prefix + "q_proj.weight")).view(batch, seq, c.num_heads, c.head_dim)
         k = F.linear(x, self.w(prefix + "k_proj.weight")).view(batch, seq, c.num_kv_heads, c.head_dim)
         v = F.linear(x, self.w(prefix + "v_proj.weight")).view(batch, seq, c.num_kv_heads, c.head_dim)
-        q = self.rope(q, sin, cos).transpose(1, 2)
-        k = self.rope(k, sin, cos).transpose(1, 2)
+        if self.plan.rope == "rope_qk":
+            q, k = self.ops["rope_qk"](q, k, sin, cos)
+        else:
+            q, k = self.ops["rope"](q, sin, cos), self.ops["rope"](k, sin, cos)
+        q, k = q.transpose(1, 2), k.transpose(1, 2)
         v = v.transpose(1, 2)
         past = 0
         if cache is not None:
@@ -184,9 +232,21 @@ class Llama:
 
     def _mlp(self, i: int, x: torch.Tensor) -> torch.Tensor:
         prefix = f"model.layers.{i}.mlp."
-        gate = F.linear(x, self.w(prefix + "gate_proj.weight"))
-        up = F.linear(x, self.w(prefix + "up_proj.weight"))
-        return F.linear(F.silu(gate) * up, self.w(prefix + "down_proj.weight"))
+        gate_up = F.linear(x, self.w(prefix + GATE_UP))  # [..., 2I]: gate then up, silu_mul's input
+        return F.linear(self.ops["silu_mul"](gate_up), self.w(prefix + "down_proj.weight"))
+
+    def _add_norm(self, y: torch.Tensor | None, h: torch.Tensor, weight: str) -> tuple[torch.Tensor, torch.Tensor]:
+        """(h + y, rms_norm(h + y)) as Hugging Face computes them: the sum rounded to the model dtype, then normed.
+
+        y None: no residual add (the embeddings before layer 0). The fused plan makes one add_rms_norm call.
+        """
+        eps = self.config.rms_eps
+        if y is None:
+            return h, self.ops["rms_norm"](h, self.w(weight), eps)
+        if self.plan.norm == "add_rms_norm":
+            return self.ops["add_rms_norm"](y, h, self.w(weight), eps)
+        h = h + y
+        return h, self.ops["rms_norm"](h, self.w(weight), eps)
 
     @torch.inference_mode()
     def forward(self, ids: torch.Tensor, cache: KVCache | None = None, last_only: bool = False) -> torch.Tensor:
@@ -202,17 +262,18 @@ class Llama:
         # Tables for the positions of this chunk only: the rope op pairs row s of sin/cos with x[:, s].
         sin, cos = rope_tables(positions, self.freqs)
         h = F.embedding(ids, self.w("model.embed_tokens.weight"))
+        y = None  # the output of the last sublayer, not yet added to the residual stream h
         for i in range(c.num_layers):
             prefix = f"model.layers.{i}."
-            normed = self.rms_norm(h, self.w(prefix + "input_layernorm.weight"), c.rms_eps)
-            h = h + self._attention(i, normed, sin, cos, cache)
-            normed = self.rms_norm(h, self.w(prefix + "post_attention_layernorm.weight"), c.rms_eps)
-            h = h + self._mlp(i, normed)
+            h, normed = self._add_norm(y, h, prefix + "input_layernorm.weight")
+            y = self._attention(i, normed, sin, cos, cache)
+            h, normed = self._add_norm(y, h, prefix + "post_attention_layernorm.weight")
+            y = self._mlp(i, normed)
         if cache is not None:
             cache.length = past + seq
         if last_only:
-            h = h[:, -1:].contiguous()
-        h = self.rms_norm(h, self.w("model.norm.weight"), c.rms_eps)
+            h, y = h[:, -1:].contiguous(), y[:, -1:].contiguous() if y is not None else None
+        _, h = self._add_norm(y, h, "model.norm.weight")
         head = self.w("model.embed_tokens.weight" if c.tie_word_embeddings else "lm_head.weight")
         return F.linear(h, head)
 
