@@ -55,14 +55,6 @@ ROPE_CONFIGS = {
 }
 
 
-@pytest.mark.parametrize("config", ROPE_CONFIGS.values(), ids=ROPE_CONFIGS.keys())
-def test_rope_matches_the_reference(on_cpu, config):
-    for key, value in config.items():
-        on_cpu.setitem(rope_tl.CONFIG, key, value)
-    for dims in ROPE_DIMS:
-        run_and_check(ROPE_SPEC, rope_tl.rope, dims)
-
-
 ROPE_QK_DIMS = [s.dims for s in ROPE_QK_SPEC.hidden_shapes] + [(8, 1, 32, 8, 128), (1, 40, 32, 8, 64)]
 ROPE_QK_CONFIGS = {
     "shipped": {},
@@ -70,14 +62,25 @@ ROPE_QK_CONFIGS = {
     "one group, copied": {"head_groups": 1, "block_tokens": 2, "threads": 256, "copy_tiles": True},
     "odd token tile": {"head_groups": 2, "block_tokens": 3, "threads": 64},
 }
+# (kernel module, its spec, its op function's name, the dims to run) per op.
+OPS = {
+    "rope": (rope_tl, ROPE_SPEC, "rope", ROPE_DIMS),
+    "rope_qk": (rope_qk_tl, ROPE_QK_SPEC, "rope_qk", ROPE_QK_DIMS),
+}
+CASES = [
+    pytest.param(op, config, id=f"{op}-{name}")
+    for op, configs in (("rope", ROPE_CONFIGS), ("rope_qk", ROPE_QK_CONFIGS))
+    for name, config in configs.items()
+]
 
 
-@pytest.mark.parametrize("config", ROPE_QK_CONFIGS.values(), ids=ROPE_QK_CONFIGS.keys())
-def test_rope_qk_matches_the_reference(on_cpu, config):
+@pytest.mark.parametrize(("op", "config"), CASES)
+def test_matches_the_reference(on_cpu, op, config):
+    module, spec, name, dims_list = OPS[op]
     for key, value in config.items():
-        on_cpu.setitem(rope_qk_tl.CONFIG, key, value)
-    for dims in ROPE_QK_DIMS:
-        run_and_check(ROPE_QK_SPEC, rope_qk_tl.rope_qk, dims)
+        on_cpu.setitem(module.CONFIG, key, value)
+    for dims in dims_list:
+        run_and_check(spec, getattr(module, name), dims)
 
 
 def test_empty_inputs_and_allocated_outputs(on_cpu):
