@@ -144,6 +144,15 @@ def cmd_eval(args) -> int:
     from tools.evaluate import evaluate
 
     console = _console()
+    if args.set:
+        from agent.variant import write_variant
+        from tools.candidate import default_candidate
+
+        base = Path(args.candidate) if args.candidate else default_candidate(args.op, args.backend)
+        if base is None:
+            raise ValueError("--set changes a kernel file's CONFIG; the torch backend has none")
+        args.candidate = str(write_variant(base, args.set, args.op, args.backend))
+        console.print(f"{base} with {', '.join(args.set)}: written to {args.candidate}")
     if args.backend != "torch" and not torch.cuda.is_available() and args.device != "cpu":
         return _explain_without_gpu(args, console)
     progress, on_event = _progress()
@@ -536,6 +545,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("op", choices=OPERATORS)
     p.add_argument("--backend", choices=BACKENDS, required=True)
     p.add_argument("--candidate", help="kernel file to evaluate (default: kernels/OP/BACKEND.py)")
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="evaluate the kernel file with this CONFIG value changed (repeatable), e.g. --set copy_tiles=True; "
+        "the variant is saved under runs/variants/",
+    )
     p.add_argument("--profile", action="store_true", help="also run ncu (mcProfiler on MetaX) per shape")
     p.add_argument("--no-bench", action="store_true", help="stop after correctness")
     p.add_argument("--json", metavar="PATH", help="write the full record as JSON")
