@@ -7,6 +7,7 @@ serves many shapes (token counts are dynamic), so lowering is cached per program
 from __future__ import annotations
 
 import functools
+import re
 
 import pytest
 import torch
@@ -210,3 +211,20 @@ def test_tilelang_kernels_refuse_cpu_tensors_with_a_clear_error():
         silu_mul_tl.silu_mul(*SILU_SPEC.make_inputs((4, 64), torch.bfloat16, seed=0))
     with pytest.raises(ValueError, match="runs on a GPU"):
         rope_qk_tl.rope_qk(*ROPE_QK_SPEC.make_inputs((1, 4, 4, 2, 64), torch.bfloat16, seed=0))
+
+
+def _access_widths(source: str, buffer: str) -> set[str]:
+    """The vector types of the generated code's accesses to a global buffer (uint4: 16 bytes)."""
+    return set(re.findall(r"\*\((\w+)\*\)\(" + buffer + r" \+", source))
+
+
+@pytest.mark.parametrize("hidden", [2048, 4096])
+def test_the_norms_and_silu_mul_move_16_bytes_per_bf16_access(hidden):
+    # A loop that also stores another output (add_rms_norm's sum) or reads fp32 can narrow the accesses to
+    # 8 bytes: add_rms_norm stored sum and normed as uint2 until each got a loop of its own.
+    add = add_rms_norm_source(hidden, torch.bfloat16)
+    assert all(_access_widths(add, b) == {"uint4"} for b in ("X", "R", "W", "Sum", "Out"))
+    rms = rms_norm_source(hidden, torch.bfloat16)
+    assert all(_access_widths(rms, b) == {"uint4"} for b in ("X", "W", "Out"))
+    silu = silu_mul_source(4 * hidden, torch.bfloat16)
+    assert all(_access_widths(silu, b) == {"uint4"} for b in ("X", "Out"))
