@@ -8,6 +8,8 @@
 # Optimisation runs start detached (setsid), so they outlive a call as long as the machine is
 # held; `wait-runs` (or `wait-all`) waits for them in a later call and packs their run folders:
 #   bash scripts/gpu_session.sh "optimize:rope:tilelang:20:0" "optimize:rms_norm:tilelang:20:1" wait-runs
+# An A/B of CONFIG values against the shipped kernel (agent eval --set):
+#   bash scripts/gpu_session.sh "variant:rope:tilelang:copy_tiles=True,small_copy_tiles=True"
 # (op:backend:iterations:gpu). Their folders land under runs/ and come back in session.tgz, without
 # checkpoints.sqlite and the git worktree, with the branch's commits as history.patch.
 set -uo pipefail
@@ -79,6 +81,18 @@ for s in "$@"; do
       step ncu-sample
       python3 scripts/ncu_sample.py > "$LOGS/ncu-sample.csv" 2> "$LOGS/ncu-sample.err"; tail -3 "$LOGS/ncu-sample.err"
       wc -l "$LOGS/ncu-sample.csv" ;;
+    variant:*)
+      # variant:OP:BACKEND:KEY=VALUE[,KEY=VALUE...]: the shipped kernel, then the same file with those
+      # CONFIG values (agent eval --set), timed in two evaluations; both records come back.
+      IFS=: read -r _ op backend settings <<< "$s"
+      sets=(); for kv in ${settings//,/ }; do sets+=(--set "$kv"); done
+      tag="$op-$backend-${settings//[,=]/_}"
+      step "variant $op $backend: shipped vs $settings"
+      python3 -m agent eval "$op" --backend "$backend" --json "$LOGS/variant-$tag-shipped.json" \
+        > "$LOGS/variant-$tag-shipped.txt" 2>&1
+      python3 -m agent eval "$op" --backend "$backend" "${sets[@]}" --json "$LOGS/variant-$tag.json" \
+        > "$LOGS/variant-$tag.txt" 2>&1
+      tail -n 2 "$LOGS/variant-$tag-shipped.txt" "$LOGS/variant-$tag.txt" ;;
     profile)
       step profile
       python3 -m agent eval rms_norm --backend tilelang --profile --shapes 'llama3-8b/prefill*' --no-compile \
