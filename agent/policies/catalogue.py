@@ -92,6 +92,12 @@ CATALOGUE: dict[tuple[str, str], list[Design]] = {
     ],
     ("rope", "ninetoothed"): [
         Design(
+            "split decode calls",
+            "decode calls only: 1 token x 4 heads per program with 2 warps, so 8B decode8 q runs 64 programs, "
+            "not 4, and prefill keeps its tiles",
+            {"small_block_tokens": 1, "small_block_heads": 4, "small_num_warps": 2},
+        ),
+        Design(
             "more tokens per program",
             "32 tokens x 8 heads per program: longer contiguous runs per load",
             {"block_tokens": 32, "block_heads": 8},

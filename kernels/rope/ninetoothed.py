@@ -34,14 +34,38 @@ from kernels.spec import dtype_name
 
 # One triton.testing.do_bench run on an H200, bf16 llama3-8b/prefill16384/q: 3.7 TB/s with this
 # setting, 3.0 TB/s with block_tokens=4 (small shapes were launch-bound and did not discriminate).
-CONFIG = {"block_tokens": 16, "block_heads": 8, "num_warps": 4, "num_stages": 1}
+CONFIG = {
+    "block_tokens": 16,
+    "block_heads": 8,
+    "num_warps": 4,
+    "num_stages": 1,
+    "small_block_tokens": 16,
+    "small_block_heads": 8,
+    "small_num_warps": 4,
+}
 
 SEARCH_SPACE = {
     "block_tokens": [1, 2, 4, 8, 16, 32],
     "block_heads": [1, 2, 4, 8, 16, 32],
     "num_warps": [1, 2, 4, 8, 16],
     "num_stages": [1, 2, 3],
+    "small_block_tokens": [1, 2, 4, 8, 16],
+    "small_block_heads": [1, 2, 4, 8, 16, 32],
+    "small_num_warps": [1, 2, 4, 8],
 }
+
+# Calls of at most SMALL_TOKENS tokens (decode) use the small_* tiling, larger ones (prefill) the rest,
+# as in the TileLang file: a decode call with 16-token tiles runs 1-4 programs (8B decode8 q: 8 tokens x
+# 32 heads in tiles of 16 x 8), and the search can split it without slowing prefill. Equal by default.
+SMALL_TOKENS = 256
+TILING_KEYS = ("block_tokens", "block_heads", "num_warps")
+
+
+def tiling(tokens: int) -> dict[str, int]:
+    """The tile and warp count for a call on `tokens` tokens (batch * seq)."""
+    prefix = "small_" if tokens <= SMALL_TOKENS else ""
+    return {key: CONFIG[prefix + key] for key in TILING_KEYS}
+
 
 _NINETOOTHED_DTYPES = {
     torch.bfloat16: ninetoothed.bfloat16,
@@ -101,15 +125,16 @@ def premake(head_dim: int, dtype: torch.dtype, block_tokens: int, block_heads: i
     return arrangement_, application, tensors
 
 
-def _kernel(head_dim: int, dtype: torch.dtype):
-    settings = ", ".join(f"{name}={value}" for name, value in sorted(CONFIG.items()))
-    key = f"rope[head_dim={head_dim}, {dtype_name(dtype)}, {settings}]"
+def _kernel(head_dim: int, dtype: torch.dtype, tokens: int):
+    config = {**tiling(tokens), "num_stages": CONFIG["num_stages"]}
+    settings = ", ".join(f"{name}={value}" for name, value in sorted(config.items()))
+    key = f"rope[head_dim={head_dim}, {dtype_name(dtype)}, {settings}]"  # equal tilings share one kernel
     if key not in _kernels:
         _kernels[key] = ninetoothed.make(
-            *premake(head_dim, dtype, CONFIG["block_tokens"], CONFIG["block_heads"]),
+            *premake(head_dim, dtype, config["block_tokens"], config["block_heads"]),
             kernel_name="rope",
-            num_warps=CONFIG["num_warps"],
-            num_stages=CONFIG["num_stages"],
+            num_warps=config["num_warps"],
+            num_stages=config["num_stages"],
         )
     return _kernels[key]
 
@@ -128,7 +153,7 @@ def rope(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, *, out: torch.Te
     # Views, not copies: a zero batch stride lets the kernel index tables by flattened token.
     sin_view = sin.expand(batch, seq, head_dim // 2)
     cos_view = cos.expand(batch, seq, head_dim // 2)
-    _kernel(head_dim, x.dtype)(x, sin_view, cos_view, out)
+    _kernel(head_dim, x.dtype, batch * seq)(x, sin_view, cos_view, out)
     return out
 
 

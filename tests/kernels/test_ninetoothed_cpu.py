@@ -126,10 +126,27 @@ ROPE_QK_GROUPS = [
     )
     for groups in (1, 2, 4)
 ]
+# rope's size classes: decode calls (<= 256 tokens) on 1 x 4 tiles, a 260-token call on 32 x 2 tiles.
+ROPE_SIZE_CLASSES = [
+    Case(
+        f"rope/size-classes/{name}-bf16",
+        "rope",
+        dims,
+        "bf16",
+        config={
+            "small_block_tokens": 1,
+            "small_block_heads": 4,
+            "small_num_warps": 2,
+            "block_tokens": 32,
+            "block_heads": 2,
+        },
+    )
+    for name, dims in (("decode5-9heads-d80", (5, 1, 9, 80)), ("17tok", (1, 17, 8, 64)), ("260tok", (1, 260, 3, 64)))
+]
 PROBE = Case("probe/constexpr", "probe_constexpr", (37,))
 
 ALL_CASES = [*NUMERICS, *ALLOCATES, *POISONED, *EMPTY, *NONCONTIGUOUS, LEADING_DIMS, SILU_LEADING_DIMS]
-ALL_CASES += [*SILU_SMALL_TILES, *ROPE_QK_GROUPS, PROBE]
+ALL_CASES += [*SILU_SMALL_TILES, *ROPE_QK_GROUPS, *ROPE_SIZE_CLASSES, PROBE]
 
 
 @pytest.fixture(scope="module")
@@ -230,3 +247,20 @@ def test_rope_qk_head_groups(outcomes: dict[str, Outcome], case: Case) -> None:
     outcome = _ran(outcomes, case)
     assert outcome.returned_out
     _check_numerics(case, outcome)
+
+
+@pytest.mark.parametrize("case", ROPE_SIZE_CLASSES, ids=lambda case: case.id)
+def test_rope_size_classes(outcomes: dict[str, Outcome], case: Case) -> None:
+    outcome = _ran(outcomes, case)
+    assert outcome.returned_out
+    _check_numerics(case, outcome)
+
+
+def test_rope_tiling_picks_its_size_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kernels.rope.ninetoothed as rope_nt
+
+    monkeypatch.setitem(rope_nt.CONFIG, "small_block_tokens", 1)
+    assert rope_nt.tiling(rope_nt.SMALL_TOKENS)["block_tokens"] == 1
+    assert rope_nt.tiling(rope_nt.SMALL_TOKENS + 1)["block_tokens"] == rope_nt.CONFIG["block_tokens"]
+    monkeypatch.undo()
+    assert rope_nt.tiling(1) == rope_nt.tiling(1 << 20)  # shipped: one tiling, one kernel
