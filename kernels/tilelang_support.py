@@ -14,6 +14,7 @@ conversions do not compile, and it cannot lower reductions over fragments
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 import torch
@@ -57,3 +58,12 @@ def lower_to_source(prim_func: Any, arch: str | None = None) -> str:
     target = tilelang_lower_target(arch) if arch else tilelang_lower_target()
     with tvm.target.Target(target):
         return tilelang.lower(prim_func, target=target).kernel_source
+
+
+def access_widths(source: str, buffer: str) -> set[str]:
+    """The vector types the lowered CUDA `source` uses to access global `buffer` (uint4: 16 bytes, uint2: 8).
+
+    One `T.Parallel` loop gets one vector width for all its accesses, so a width here is how many bytes
+    each load or store of that buffer moves; scalar accesses (`X[i]`) do not show.
+    """
+    return set(re.findall(r"\*\((\w+)\*\)\(" + re.escape(buffer) + r" \+", source))

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 import torch
 
 import kernels.rope.tilelang as rope_tl
-from kernels.tilelang_support import lower_to_source
+from kernels.tilelang_support import access_widths, lower_to_source
 
 
 def _source(head_dim: int, block_cols: int, **overrides) -> str:
     config = {**rope_tl.tiling(1 << 20), "block_rows": 16, "block_cols": block_cols, **overrides}
     return lower_to_source(rope_tl.build(32, head_dim, "bfloat16", **config))
-
-
-def _widths(source: str, buffer: str) -> set[str]:
-    """The vector types of the generated code's accesses to `buffer` (uint4: 16 bytes of bf16, uint2: 8)."""
-    return set(re.findall(r"\*\((\w+)\*\)\(" + buffer + r" \+", source))
 
 
 def test_the_default_keeps_one_block_column():
@@ -62,12 +55,12 @@ def test_the_direct_loop_moves_bf16_8_bytes_at_a_time():
     # One T.Parallel loop is vectorised to one width for all its accesses; 4 lanes of the fp32 tables
     # are 16 bytes, so x and out get 4 bf16 lanes: 8 bytes.
     source = _source(128, 64, block_rows=64)
-    assert _widths(source, "X") == {"uint2"} and _widths(source, "Cos") == {"float4"}
+    assert access_widths(source, "X") == {"uint2"} and access_widths(source, "Cos") == {"float4"}
 
 
 def test_copied_tiles_move_bf16_16_bytes_at_a_time():
     source = _source(128, 64, block_rows=64, copy_tiles=True)
-    assert _widths(source, "X") == {"uint4"} and _widths(source, "Out") == {"uint4"}
+    assert access_widths(source, "X") == {"uint4"} and access_widths(source, "Out") == {"uint4"}
     assert "< rows" in source  # the copies mask rows past the end
 
 

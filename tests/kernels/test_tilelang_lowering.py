@@ -7,7 +7,6 @@ serves many shapes (token counts are dynamic), so lowering is cached per program
 from __future__ import annotations
 
 import functools
-import re
 
 import pytest
 import torch
@@ -24,7 +23,7 @@ from kernels.rope_qk.spec import SPEC as ROPE_QK_SPEC
 from kernels.rope_qk.spec import head_groups
 from kernels.silu_mul.spec import SPEC as SILU_SPEC
 from kernels.spec import dtype_name
-from kernels.tilelang_support import lower_to_source
+from kernels.tilelang_support import access_widths, lower_to_source
 
 DTYPES = [torch.bfloat16, torch.float16, torch.float32]
 
@@ -213,18 +212,13 @@ def test_tilelang_kernels_refuse_cpu_tensors_with_a_clear_error():
         rope_qk_tl.rope_qk(*ROPE_QK_SPEC.make_inputs((1, 4, 4, 2, 64), torch.bfloat16, seed=0))
 
 
-def _access_widths(source: str, buffer: str) -> set[str]:
-    """The vector types of the generated code's accesses to a global buffer (uint4: 16 bytes)."""
-    return set(re.findall(r"\*\((\w+)\*\)\(" + buffer + r" \+", source))
-
-
 @pytest.mark.parametrize("hidden", [2048, 4096])
 def test_the_norms_and_silu_mul_move_16_bytes_per_bf16_access(hidden):
     # A loop that also stores another output (add_rms_norm's sum) or reads fp32 can narrow the accesses to
     # 8 bytes: add_rms_norm stored sum and normed as uint2 until each got a loop of its own.
     add = add_rms_norm_source(hidden, torch.bfloat16)
-    assert all(_access_widths(add, b) == {"uint4"} for b in ("X", "R", "W", "Sum", "Out"))
+    assert all(access_widths(add, b) == {"uint4"} for b in ("X", "R", "W", "Sum", "Out"))
     rms = rms_norm_source(hidden, torch.bfloat16)
-    assert all(_access_widths(rms, b) == {"uint4"} for b in ("X", "W", "Out"))
+    assert all(access_widths(rms, b) == {"uint4"} for b in ("X", "W", "Out"))
     silu = silu_mul_source(4 * hidden, torch.bfloat16)
-    assert all(_access_widths(silu, b) == {"uint4"} for b in ("X", "Out"))
+    assert all(access_widths(silu, b) == {"uint4"} for b in ("X", "Out"))

@@ -142,9 +142,10 @@ def run_inference(
     decode = [run.decode_s for run in runs]
     steps = max_new_tokens - 1
     env = collect_environment()
+    registered = registered_operators(backend)
     return InferenceRecord(
         backend=backend,
-        operators={op: registered_operators(backend)[op] for op in plan.operators},
+        operators={op: registered[op] for op in plan.operators},
         model=model_name,
         seed=seed,
         prompt_len=len(ids),
