@@ -7,7 +7,8 @@ the shape set lacks, an error that grows through the layers). So before the loop
     reference   every op from the torch backend (the fp32 reference, rounded once)
     candidate   op[backend] from the candidate file; the backend's other ops as registered
 
-and the token ids must be the same. The child, `python -m tools.llama.e2e REQUEST.json RESULT.json`, is
+both with the model plan that calls op wherever it can (`E2ESettings.op`, model.plan_for), and the
+token ids must be the same. The child, `python -m tools.llama.e2e REQUEST.json RESULT.json`, is
 the only process that imports the candidate; `check_tokens` runs it through tools/sandbox.py with a
 timeout, so a crash or a hang is a failed check with the reason, never an exception in the caller.
 """
