@@ -50,13 +50,13 @@ CATALOGUE: dict[tuple[str, str], list[Design]] = {
         Design(
             "all heads of a token per block",
             "one head group, 2 tokens per 256-thread block: each table row is fetched once for all 40 q and k "
-            "heads of a token, and the block still moves 20 KB (8B, bf16) per launch slot",
+            "heads of a token, and the block still reads 20 KB of q and k (8B, bf16)",
             {"head_groups": 1, "block_tokens": 2, "threads": 256},
         ),
         Design(
             "a block per head group for decode",
             "8 head groups, 1 token per 64-thread block: an 8B decode1 call runs 8 blocks, not 1, so more SMs "
-            "pull its 10 KB",
+            "read its 10 KB of q and k",
             {"head_groups": 8, "block_tokens": 1, "threads": 64},
         ),
         Design(

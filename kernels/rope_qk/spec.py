@@ -11,7 +11,7 @@
 
 Why an op of its own. Llama rotates q and k with the same tables right after the
 projections. Two rope calls read the tables twice and pay two launches; at decode sizes
-the launch is most of the time (8B decode1 moves 10 KB of q and k). One kernel reads each
+the launch is most of the time (8B decode1 reads 10 KB of q and k). One kernel reads each
 table row once for all q_heads + kv_heads heads of a token and launches once.
 
 Numerics as rope's: fp32 tables and math, one rounding to the input dtype; the same
