@@ -10,6 +10,7 @@
 #   bash scripts/gpu_session.sh "optimize:rope:tilelang:20:0" "optimize:rms_norm:tilelang:20:1" wait-runs
 # An A/B of CONFIG values against the shipped kernel (agent eval --set):
 #   bash scripts/gpu_session.sh "variant:rope:tilelang:copy_tiles=True,small_copy_tiles=True"
+# The gpu tests of chosen files: pytest:tests/kernels/test_fused_ops_gpu.py (several: joined by +).
 # (op:backend:iterations:gpu). Their folders land under runs/ and come back in session.tgz, without
 # checkpoints.sqlite and the git worktree, with the branch's commits as history.patch.
 set -uo pipefail
@@ -63,6 +64,13 @@ for s in "$@"; do
       python3 -m pytest -q -m gpu tests/tools tests/agent -p no:cacheprovider -rs --durations=8 \
         > "$LOGS/tools-tests.log" 2>&1
       tail -14 "$LOGS/tools-tests.log" ;;
+    pytest:*)
+      # pytest:PATH[+PATH...] -- the gpu-marked tests of those files (e.g. kernels never run on a GPU yet).
+      paths=${s#pytest:}; tag=$(basename "${paths%%+*}" .py)
+      step "pytest $paths"
+      python3 -m pytest -q -m gpu ${paths//+/ } -p no:cacheprovider -rs --maxfail=20 --durations=5 \
+        > "$LOGS/pytest-$tag.log" 2>&1
+      tail -12 "$LOGS/pytest-$tag.log" ;;
     nt-tests)
       step nt-tests
       python3 -m pytest -q -m gpu tests/kernels/test_ninetoothed_gpu.py -p no:cacheprovider --maxfail=5 \
