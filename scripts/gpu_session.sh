@@ -90,11 +90,11 @@ for s in "$@"; do
       python3 scripts/ncu_sample.py > "$LOGS/ncu-sample.csv" 2> "$LOGS/ncu-sample.err"; tail -3 "$LOGS/ncu-sample.err"
       wc -l "$LOGS/ncu-sample.csv" ;;
     variant:*)
-      # variant:OP:BACKEND:KEY=VALUE[,KEY=VALUE...]: the shipped kernel, then the same file with those
+      # variant:OP:BACKEND:KEY=VALUE[,KEY=VALUE...] (or + between them inside detach:): the shipped kernel, then the same file with those
       # CONFIG values (agent eval --set), timed in two evaluations; both records come back.
       IFS=: read -r _ op backend settings <<< "$s"
-      sets=(); for kv in ${settings//,/ }; do sets+=(--set "$kv"); done
-      tag="$op-$backend-${settings//[,=]/_}"
+      sets=(); for kv in ${settings//[,+]/ }; do sets+=(--set "$kv"); done
+      tag="$op-$backend-${settings//[,+=]/_}"
       step "variant $op $backend: shipped vs $settings"
       python3 -m agent eval "$op" --backend "$backend" --json "$LOGS/variant-$tag-shipped.json" \
         > "$LOGS/variant-$tag-shipped.txt" 2>&1
