@@ -107,8 +107,8 @@ for s in "$@"; do
         --json "$LOGS/profile-rms_norm.json" > "$LOGS/profile-rms_norm.txt" 2>&1
       tail -12 "$LOGS/profile-rms_norm.txt" ;;
     bench|bench:*)
-      # bench:op,op,... (default: every operator the CLI knows)
-      ops=${s#bench}; ops=${ops#:}; ops=${ops//,/ }
+      # bench:op,op,... or op+op+... inside detach: (default: every operator the CLI knows)
+      ops=${s#bench}; ops=${ops#:}; ops=${ops//[,+]/ }
       step "bench ${ops:-all}"
       python3 -m agent bench ${ops:-$(python3 -c "from kernels.registry import OPERATORS; print(*OPERATORS)")} \
         > "$LOGS/bench.txt" 2>&1
