@@ -107,13 +107,15 @@ for s in "$@"; do
         --json "$LOGS/profile-rms_norm.json" > "$LOGS/profile-rms_norm.txt" 2>&1
       tail -12 "$LOGS/profile-rms_norm.txt" ;;
     bench|bench:*)
-      # bench:op,op,... or op+op+... inside detach: (default: every operator the CLI knows)
+      # bench:op,op,... or op+op+... inside detach: (default: every operator the CLI knows).
+      # Results go under $LOGS, not the checkout: the next call's copy of the working tree replaces
+      # the checkout's tracked files and drops new ones, which lost a bench that outlived its call.
       ops=${s#bench}; ops=${ops#:}; ops=${ops//[,+]/ }
+      tag=${ops// /-}
       step "bench ${ops:-all}"
       python3 -m agent bench ${ops:-$(python3 -c "from kernels.registry import OPERATORS; print(*OPERATORS)")} \
-        > "$LOGS/bench.txt" 2>&1
-      grep -E "^(OK|FAILED)|wrote" "$LOGS/bench.txt"
-      cp -r benchmarks/results "$LOGS/results" 2>/dev/null ;;
+        --out "$LOGS/results" > "$LOGS/bench${tag:+-$tag}.txt" 2>&1
+      grep -E "^(OK|FAILED)|wrote" "$LOGS/bench${tag:+-$tag}.txt" ;;
     infer|infer:*)
       # The 1B configuration with seeded random weights: torch, then each backend, then compare.
       dtype=${s#infer}; dtype=${dtype#:}; dtype=${dtype:-bf16}
