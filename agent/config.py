@@ -51,8 +51,9 @@ class RunConfig(BaseModel):
     e2e_new_tokens: int = Field(default=32, ge=1, description="greedy tokens compared by --e2e")
     # fp32 by default: on the H200 the random Llama-3.2-1B in bf16 has top-2 logit ties (margin 0) at 2 of
     # 32 greedy steps and logit differences of ~0.08 between correct kernels against a median margin of
-    # ~0.09 (benchmarks/results/nvidia-h200/infer/bf16/drift-*.txt), so an exact bf16 token match fails
-    # correct kernels; in fp32 the tilelang and ninetoothed kernels kept all 32 of torch's tokens.
+    # ~0.09 (scripts/token_drift.py, the rope + rms_norm model of commit f5b5323), so an exact bf16 token
+    # match fails correct kernels; in fp32 the tilelang and ninetoothed kernels keep all 32 of torch's
+    # tokens (benchmarks/results/nvidia-h200/infer/fp32, the model with all five ops).
     e2e_dtype: Literal["fp32", "bf16", "fp16"] = Field(
         default="fp32", description="dtype of the model in the --e2e check (the kernel runs in it too)"
     )

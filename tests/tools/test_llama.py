@@ -237,7 +237,7 @@ def test_compare_refuses_runs_that_differ(infer_records, tmp_path, field, change
 @pytest.mark.gpu
 @pytest.mark.parametrize("backend", ["tilelang", "ninetoothed"])
 def test_the_1b_model_keeps_torchs_32_greedy_tokens_on_the_gpu(backend):
-    """fp32: in bf16 the random 1B model's top-2 logits tie at some steps (benchmarks/results/.../infer/bf16)."""
+    """fp32: in bf16 the random 1B model's top-2 logits tie at some steps (agent/config.py, e2e_dtype)."""
     settings = {"prompt_len": 128, "max_new_tokens": 32, "warmup": 0, "iters": 1, "device": "cuda", "dtype": "fp32"}
     reference = run_inference("torch", **settings)
     candidate = run_inference(backend, **settings)
