@@ -34,7 +34,7 @@ pack_runs() {
     id=$(basename "$run")
     dest="$LOGS/runs/$id"
     mkdir -p "$dest"
-    (cd "$run" && tar cf - --exclude=checkpoints.sqlite --exclude=worktree --exclude=repo .) | tar xf - -C "$dest"
+    (cd "$run" && tar cf - --exclude='checkpoints.sqlite*' --exclude=worktree --exclude=repo .) | tar xf - -C "$dest"
     python3 - "$run" "$dest/history.patch" <<'EOF'
 import json, subprocess, sys
 from pathlib import Path
