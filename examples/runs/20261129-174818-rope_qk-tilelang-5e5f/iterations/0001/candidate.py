@@ -1,0 +1,182 @@
+"""RoPE on q and k in one launch, in TileLang: the file the agent edits for `rope_qk --backend tilelang`.
+
+Design. q and k are viewed as [tokens, heads, head_dim] (tokens = batch * seq).
+The grid is (token blocks, head groups): a block takes `block_tokens` tokens and
+one of `groups` slices of the heads, q_heads / groups of q and kv_heads / groups
+of k (Llama's 32 and 8 split into up to 8 such pairs), so the table entries of
+a token are fetched from DRAM once for the q and the k heads of the slice (the
+repeats hit the cache). `groups` is the largest divisor of both head counts not
+above `head_groups`: more groups give decode calls more blocks, fewer give each
+block more heads per table row. Each thread handles (token, head, j) triples of
+the first half, reading x[.., j] and x[.., j + half] and the fp32 tables at the
+token's position (token % seq), doing fp32 math and rounding once on store. The
+token count and seq are dynamic: one compiled kernel serves every token count
+for a given (q_heads, kv_heads, head_dim, dtype, config); tokens past the end
+are masked.
+
+`copy_tiles` moves q, k and their outputs through register tiles with T.copy,
+as rope's TileLang kernel can: in one T.Parallel loop the fp32 tables cap the
+vector width at 4 lanes, so bf16 data moves 8 bytes per access; a T.copy is a
+loop of its own and moves 16 bytes where each thread's share allows.
+"""
+
+# No `from __future__ import annotations`: TileLang evaluates the kernel's
+# parameter annotations, which refer to local sizes.
+import torch
+
+from kernels.rope_qk.spec import SPEC, head_groups
+from kernels.tilelang_support import compile_kernel, on_cpu, tilelang_dtype
+
+# Not yet tuned on a GPU: 4 tokens per 128-thread block (the rope kernel's 64 rows of 32 heads is
+# 2 tokens), heads in 8 groups so an 8B decode1 call still runs 8 blocks.
+CONFIG = {"block_tokens": 8, "head_groups": 8, "threads": 128, "copy_tiles": False}
+
+SEARCH_SPACE = {
+    "block_tokens": [1, 2, 4, 8, 16, 32],
+    "head_groups": [1, 2, 4, 8],
+    "threads": [64, 128, 256, 512],
+    "copy_tiles": [False, True],
+}
+
+_kernels: dict[tuple, object] = {}
+
+
+def build(
+    q_heads: int,
+    kv_heads: int,
+    head_dim: int,
+    dtype: str,
+    block_tokens: int,
+    groups: int,
+    threads: int,
+    copy_tiles: bool = False,
+):
+    """The TileLang program for one (q_heads, kv_heads, head_dim, dtype, tiling); lowerable without a GPU."""
+    import tilelang.language as T
+
+    half = head_dim // 2
+    q_group = q_heads // groups
+    kv_group = kv_heads // groups
+    tokens = T.dynamic("tokens")
+    seq = T.dynamic("seq")
+
+    @T.prim_func
+    def rope_qk_kernel(
+        Q: T.Tensor((tokens, q_heads, head_dim), dtype),
+        K: T.Tensor((tokens, kv_heads, head_dim), dtype),
+        Sin: T.Tensor((seq, half), "float32"),
+        Cos: T.Tensor((seq, half), "float32"),
+        QOut: T.Tensor((tokens, q_heads, head_dim), dtype),
+        KOut: T.Tensor((tokens, kv_heads, head_dim), dtype),
+    ):
+        with T.Kernel(T.ceildiv(tokens, block_tokens), groups, threads=threads) as (bx, by):
+            for r, j in T.Parallel(block_tokens * q_group, half):
+                token = bx * block_tokens + r // q_group
+                if token < tokens:
+                    head = by * q_group + r % q_group
+                    c = Cos[token % seq, j]
+                    s = Sin[token % seq, j]
+                    x1 = T.cast(Q[token, head, j], "float32")
+                    x2 = T.cast(Q[token, head, j + half], "float32")
+                    QOut[token, head, j] = T.cast(x1 * c - x2 * s, dtype)
+                    QOut[token, head, j + half] = T.cast(x2 * c + x1 * s, dtype)
+            for r, j in T.Parallel(block_tokens * kv_group, half):
+                token = bx * block_tokens + r // kv_group
+                if token < tokens:
+                    head = by * kv_group + r % kv_group
+                    c = Cos[token % seq, j]
+                    s = Sin[token % seq, j]
+                    x1 = T.cast(K[token, head, j], "float32")
+                    x2 = T.cast(K[token, head, j + half], "float32")
+                    KOut[token, head, j] = T.cast(x1 * c - x2 * s, dtype)
+                    KOut[token, head, j + half] = T.cast(x2 * c + x1 * s, dtype)
+
+    @T.prim_func
+    def rope_qk_kernel_copied(
+        Q: T.Tensor((tokens, q_heads, head_dim), dtype),
+        K: T.Tensor((tokens, kv_heads, head_dim), dtype),
+        Sin: T.Tensor((seq, half), "float32"),
+        Cos: T.Tensor((seq, half), "float32"),
+        QOut: T.Tensor((tokens, q_heads, head_dim), dtype),
+        KOut: T.Tensor((tokens, kv_heads, head_dim), dtype),
+    ):
+        with T.Kernel(T.ceildiv(tokens, block_tokens), groups, threads=threads) as (bx, by):
+            q1 = T.alloc_fragment((block_tokens, q_group, half), dtype)
+            q2 = T.alloc_fragment((block_tokens, q_group, half), dtype)
+            k1 = T.alloc_fragment((block_tokens, kv_group, half), dtype)
+            k2 = T.alloc_fragment((block_tokens, kv_group, half), dtype)
+            # T.copy masks tokens past the end (reads fill 0, writes are skipped).
+            T.copy(Q[bx * block_tokens, by * q_group, 0], q1)
+            T.copy(Q[bx * block_tokens, by * q_group, half], q2)
+            T.copy(K[bx * block_tokens, by * kv_group, 0], k1)
+            T.copy(K[bx * block_tokens, by * kv_group, half], k2)
+            # Rotated in place in the tiles; the modulo keeps a tail token's position inside the tables.
+            for t, h, j in T.Parallel(block_tokens, q_group, half):
+                pos = (bx * block_tokens + t) % seq
+                a = T.cast(q1[t, h, j], "float32")
+                b = T.cast(q2[t, h, j], "float32")
+                q1[t, h, j] = T.cast(a * Cos[pos, j] - b * Sin[pos, j], dtype)
+                q2[t, h, j] = T.cast(b * Cos[pos, j] + a * Sin[pos, j], dtype)
+            for t, h, j in T.Parallel(block_tokens, kv_group, half):
+                pos = (bx * block_tokens + t) % seq
+                a = T.cast(k1[t, h, j], "float32")
+                b = T.cast(k2[t, h, j], "float32")
+                k1[t, h, j] = T.cast(a * Cos[pos, j] - b * Sin[pos, j], dtype)
+                k2[t, h, j] = T.cast(b * Cos[pos, j] + a * Sin[pos, j], dtype)
+            T.copy(q1, QOut[bx * block_tokens, by * q_group, 0])
+            T.copy(q2, QOut[bx * block_tokens, by * q_group, half])
+            T.copy(k1, KOut[bx * block_tokens, by * kv_group, 0])
+            T.copy(k2, KOut[bx * block_tokens, by * kv_group, half])
+
+    return rope_qk_kernel_copied if copy_tiles else rope_qk_kernel
+
+
+def tiling(q_heads: int, kv_heads: int) -> dict[str, int]:
+    """build()'s tiling arguments for these head counts."""
+    groups = head_groups(q_heads, kv_heads, CONFIG["head_groups"])
+    return {
+        "block_tokens": CONFIG["block_tokens"],
+        "groups": groups,
+        "threads": CONFIG["threads"],
+        "copy_tiles": CONFIG["copy_tiles"],
+    }
+
+
+def program(dims: tuple[int, ...], dtype: torch.dtype):
+    """The program `rope_qk` compiles for a shape's dims (batch, seq, q_heads, kv_heads, head_dim)."""
+    _batch, _seq, q_heads, kv_heads, head_dim = dims
+    return build(q_heads, kv_heads, head_dim, tilelang_dtype(dtype), **tiling(q_heads, kv_heads))
+
+
+def _kernel(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype):
+    config = tiling(q_heads, kv_heads)
+    key = (q_heads, kv_heads, head_dim, dtype, tuple(sorted(config.items())))
+    if key not in _kernels:
+        _kernels[key] = compile_kernel(build(q_heads, kv_heads, head_dim, tilelang_dtype(dtype), **config))
+    return _kernels[key]
+
+
+def rope_qk(q: torch.Tensor, k: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, *, out=None):
+    SPEC.check_inputs(q, k, sin, cos, out, require_gpu=not on_cpu())
+    if out is None:
+        out = (torch.empty_like(q), torch.empty_like(k))
+    if q.numel() == 0:  # no tokens: check_inputs has made sure both have heads
+        return out
+    q_out, k_out = out
+    head_dim = q.shape[-1]
+    kernel = _kernel(q.shape[2], k.shape[2], head_dim, q.dtype)
+    tokens = q.shape[0] * q.shape[1]
+    kernel(
+        q.view(tokens, q.shape[2], head_dim),
+        k.view(tokens, k.shape[2], head_dim),
+        sin,
+        cos,
+        q_out.view(tokens, q.shape[2], head_dim),
+        k_out.view(tokens, k.shape[2], head_dim),
+    )
+    return out
+
+
+def generated_source() -> dict[str, str]:
+    """CUDA source of every kernel compiled in this process, by cache key."""
+    return {repr(key): kernel.get_kernel_source() for key, kernel in _kernels.items()}
