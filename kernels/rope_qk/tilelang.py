@@ -17,7 +17,8 @@ are masked.
 `copy_tiles` moves q, k and their outputs through register tiles with T.copy,
 as rope's TileLang kernel can: in one T.Parallel loop the fp32 tables cap the
 vector width at 4 lanes, so bf16 data moves 8 bytes per access; a T.copy is a
-loop of its own and moves 16 bytes where each thread's share allows.
+loop of its own and moves 16 bytes where each thread's share allows. Where
+TileLang cannot lay out a tile (see _tile_fits) the direct loop runs instead.
 """
 
 # No `from __future__ import annotations`: TileLang evaluates the kernel's
@@ -27,9 +28,10 @@ import torch
 from kernels.rope_qk.spec import SPEC, head_groups
 from kernels.tilelang_support import compile_kernel, on_cpu, tilelang_dtype
 
-# Not yet tuned on a GPU: 4 tokens per 128-thread block (the rope kernel's 64 rows of 32 heads is
-# 2 tokens), heads in 8 groups so an 8B decode1 call still runs 8 blocks.
-CONFIG = {"block_tokens": 4, "head_groups": 8, "threads": 128, "copy_tiles": False}
+# One token per 64-thread block, heads in 8 groups (an 8B decode1 call still runs 8 blocks): found
+# by `agent optimize rope_qk --backend tilelang` on the H200 (examples/runs/20261129-174818-rope_qk-
+# tilelang-5e5f, the catalogue's decode design; median shape 0.63 -> 0.83 of copy, 8 iterations).
+CONFIG = {"block_tokens": 1, "head_groups": 8, "threads": 64, "copy_tiles": False}
 
 SEARCH_SPACE = {
     "block_tokens": [1, 2, 4, 8, 16, 32],
@@ -128,7 +130,21 @@ def build(
             T.copy(k1, KOut[bx * block_tokens, by * kv_group, 0])
             T.copy(k2, KOut[bx * block_tokens, by * kv_group, half])
 
-    return rope_qk_kernel_copied if copy_tiles else rope_qk_kernel
+    copied = copy_tiles and all(_tile_fits(block_tokens * group * half, threads) for group in (q_group, kv_group))
+    return rope_qk_kernel_copied if copied else rope_qk_kernel
+
+
+def _tile_fits(elements: int, threads: int) -> bool:
+    """Whether TileLang (0.1.15) finds a register layout for a copied tile of this many elements.
+
+    It does when the tile is at most one element per thread or a power-of-two number of elements per
+    thread; 3 per thread (Llama-like hidden shapes with 3 q heads per kv head) failed with "no available
+    layout found" on the H200 (agent eval rope_qk --set copy_tiles=True). Other tiles fall back to the
+    direct loop, as rope's copied kernel does on ragged halves. The rule is conservative: some tiles
+    it refuses do lower (tests/kernels/test_tilelang_lowering.py checks it against the lowering).
+    """
+    per_thread, rest = divmod(elements, threads)
+    return elements <= threads or (rest == 0 and per_thread & (per_thread - 1) == 0)
 
 
 def tiling(q_heads: int, kv_heads: int) -> dict[str, int]:

@@ -37,8 +37,8 @@ def rope_source(heads: int, head_dim: int, dtype: str) -> str:
 def rope_qk_source(q_heads: int, kv_heads: int, head_dim: int, dtype: str, config: tuple = ()) -> str:
     settings = {**rope_qk_tl.CONFIG, **dict(config)}
     groups = head_groups(q_heads, kv_heads, settings["head_groups"])
-    tiling = {"block_tokens": settings["block_tokens"], "groups": groups, "threads": settings["threads"]}
-    return lower_to_source(rope_qk_tl.build(q_heads, kv_heads, head_dim, dtype, **tiling))
+    tiling = {key: settings[key] for key in ("block_tokens", "threads", "copy_tiles")}
+    return lower_to_source(rope_qk_tl.build(q_heads, kv_heads, head_dim, dtype, groups=groups, **tiling))
 
 
 @functools.cache
@@ -78,7 +78,10 @@ def test_rope_qk_lowers_to_cuda(shape, dtype):
     _, _, q_heads, kv_heads, head_dim = shape.dims
     source = rope_qk_source(q_heads, kv_heads, head_dim, dtype)
     assert "rope_qk_kernel_kernel(" in source
-    assert "< tokens" in source  # the tail guard for token counts that are not a multiple of block_tokens
+    # The tail guard for token counts that are not a multiple of block_tokens (with one token per block
+    # the grid is exactly the token count and the guard folds away).
+    tiled = rope_qk_source(q_heads, kv_heads, head_dim, dtype, (("block_tokens", 4),))
+    assert "< tokens" in tiled
 
 
 def test_rope_qk_program_is_the_one_the_op_compiles():
@@ -99,7 +102,34 @@ def test_rope_qk_catalogue_designs_lower(heads):
 
     for design in designs("rope_qk", "tilelang"):
         source = rope_qk_source(*heads, torch.bfloat16, tuple(sorted(design.config.items())))
-        assert "rope_qk_kernel_kernel(" in source, design.name
+        # Copied or, where the tiles have no register layout, the direct loop (tested below).
+        assert "rope_qk_kernel_kernel(" in source or "rope_qk_kernel_copied_kernel(" in source, design.name
+
+
+# The hidden layouts (3 q heads per kv head, head_dim 80, one head per group) made TileLang fail on the
+# H200 with "no available layout found" for copied tiles; those tiles now run the direct loop.
+@pytest.mark.parametrize("heads", [(32, 8, 128), (9, 3, 80), (3, 1, 64), (7, 7, 96)])
+@pytest.mark.parametrize(("block_tokens", "threads"), [(1, 64), (2, 64), (4, 128), (8, 256)])
+def test_rope_qk_copied_tiles_lower_on_every_head_layout(heads, block_tokens, threads):
+    config = (("block_tokens", block_tokens), ("copy_tiles", True), ("threads", threads))
+    q_heads, kv_heads, head_dim = heads
+    groups = head_groups(q_heads, kv_heads, rope_qk_tl.CONFIG["head_groups"])
+    tiles = [block_tokens * (n // groups) * (head_dim // 2) for n in (q_heads, kv_heads)]
+    copied = all(rope_qk_tl._tile_fits(elements, threads) for elements in tiles)
+    source = rope_qk_source(*heads, torch.bfloat16, config)  # raised "no available layout found" before
+    assert ("rope_qk_kernel_copied_kernel(" in source) == copied
+    assert ("rope_qk_kernel_kernel(" in source) != copied
+
+
+def test_rope_qk_copied_design_moves_16_bytes_per_access():
+    """The catalogue's copied design holds 8 bf16 per thread in every tile: all four accesses uint4 (8B)."""
+    from agent.policies.catalogue import designs
+
+    design = next(d for d in designs("rope_qk", "tilelang") if d.config.get("copy_tiles"))
+    source = rope_qk_source(32, 8, 128, torch.bfloat16, tuple(sorted(design.config.items())))
+    assert "rope_qk_kernel_copied_kernel(" in source
+    for buffer in ("Q", "K", "QOut", "KOut"):
+        assert access_widths(source, buffer) == {"uint4"}, buffer
 
 
 @pytest.mark.parametrize(("shape", "dtype"), cases(RMS_SPEC))
