@@ -88,36 +88,63 @@ def time_events(
     fill the output with fresh garbage, so every timed call must really write its output.
     Without `reps`, a probe call sizes them to about TARGET_SECONDS, between MIN_REPS and `max_reps`.
     """
-    for _ in range(WARMUP_CALLS):
-        fn()
-    torch.cuda.synchronize()
+    return time_events_alternating([fn], flusher, reps, before_first=before_each, max_reps=max_reps)[0]
+
+
+def time_events_alternating(
+    fns: Sequence[Callable[[], object]],
+    flusher: L2Flusher,
+    reps: int | None = None,
+    before_first: Callable[[], object] | None = None,
+    max_reps: int = MAX_REPS,
+) -> list[Timing]:
+    """`time_events` for several functions called in turn (A B A B ...), one Timing each.
+
+    Timed one after the other, two identical ~6 us kernels differed by 5-13% on the H200, the same
+    way in every evaluation of a run (examples/runs/20261129-173941-rope-tilelang-8872: decode-only
+    candidates timed 0.94x the incumbent on the unchanged prefill512/q, 1.06-1.14x on prefill512/k),
+    which the per-shape noise rule took for a slowdown. In turn, whatever drifts over the series
+    (clocks, the state the previous call left) falls on every function alike.
+    `before_first` runs, untimed, before every call of `fns[0]` (the candidate). Reps are sized
+    from the slowest function's probe call.
+    """
     host_seconds = []
-    for _ in range(WARMUP_CALLS):
-        flusher.flush()  # keeps the GPU busy, so the host time is not a wait for the queue
-        start = time.perf_counter()
-        fn()
-        host_seconds.append(time.perf_counter() - start)
-    torch.cuda.synchronize()
+    for fn in fns:
+        for _ in range(WARMUP_CALLS):
+            fn()
+        torch.cuda.synchronize()
+        for _ in range(WARMUP_CALLS):
+            flusher.flush()  # keeps the GPU busy, so the host time is not a wait for the queue
+            start = time.perf_counter()
+            fn()
+            host_seconds.append(time.perf_counter() - start)
+        torch.cuda.synchronize()
     flusher.cover_host_time(max(host_seconds))
     if reps is None:
-        probe_start, probe_end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        flusher.flush()
-        probe_start.record()
-        fn()
-        probe_end.record()
-        torch.cuda.synchronize()
-        reps = _reps_for(probe_start.elapsed_time(probe_end) / 1e3, max_reps)
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for start, end in zip(starts, ends, strict=True):
-        if before_each is not None:
-            before_each()
-        flusher.flush()  # outside the timed window, and it keeps the GPU busy while the host queues
-        start.record()
-        fn()
-        end.record()
+        probes = []
+        for fn in fns:
+            probe_start, probe_end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            flusher.flush()
+            probe_start.record()
+            fn()
+            probe_end.record()
+            torch.cuda.synchronize()
+            probes.append(probe_start.elapsed_time(probe_end) / 1e3)
+        reps = _reps_for(max(probes), max_reps)
+    events = [
+        [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(reps)] for _ in fns
+    ]
+    for rep in range(reps):
+        for i, fn in enumerate(fns):
+            if i == 0 and before_first is not None:
+                before_first()
+            start, end = events[i][rep]
+            flusher.flush()  # outside the timed window, and it keeps the GPU busy while the host queues
+            start.record()
+            fn()
+            end.record()
     torch.cuda.synchronize()
-    return _timing([s.elapsed_time(e) * 1e3 for s, e in zip(starts, ends, strict=True)], "events")
+    return [_timing([s.elapsed_time(e) * 1e3 for s, e in pairs], "events") for pairs in events]
 
 
 def time_graph(

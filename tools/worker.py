@@ -335,7 +335,7 @@ class GpuBench:
         return self.compiled_fns[dtype]
 
     def run(self, shape: NamedShape, dtype: torch.dtype) -> ShapeBenchmark:
-        from tools.timing import time_events
+        from tools.timing import time_events, time_events_alternating
 
         w = self.worker
         spec = w.spec
@@ -343,19 +343,20 @@ class GpuBench:
         args = spec.make_inputs(shape.dims, dtype, seed, w.request.device)
         out = spec.empty_out(args, fill=float("nan"))
         scratch = spec.empty_out(args)
-        # Fresh garbage in `out` before every timed call (outside the window): a kernel that skips
-        # work once its output looks done is caught by the re-check after timing.
         reps = w.request.max_reps
-        measured = Measured(
-            candidate=time_events(
-                lambda: w.fn(*args, out=out),
-                self.flusher,
-                before_each=lambda: _scribble(spec.as_outputs(out), self.garbage),
-                max_reps=reps,
-            )
-        )
+        # The candidate and the best so far are timed in turn: their ratio decides acceptance.
+        # Fresh garbage in `out` before every timed candidate call (outside the window): a kernel
+        # that skips work once its output looks done is caught by the re-check after timing.
+        contenders = [lambda: w.fn(*args, out=out)]
         if w.incumbent is not None:
-            measured.incumbent = time_events(lambda: w.incumbent(*args, out=scratch), self.flusher, max_reps=reps)
+            contenders.append(lambda: w.incumbent(*args, out=scratch))
+        timings = time_events_alternating(
+            contenders,
+            self.flusher,
+            before_first=lambda: _scribble(spec.as_outputs(out), self.garbage),
+            max_reps=reps,
+        )
+        measured = Measured(candidate=timings[0], incumbent=timings[1] if w.incumbent is not None else None)
         if "eager" in w.request.baselines:
             measured.eager = time_events(lambda: self.eager_fn(*args, out=scratch), self.flusher, max_reps=reps)
         if "compiled" in w.request.baselines:
