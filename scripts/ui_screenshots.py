@@ -6,8 +6,8 @@ Starts `agent ui --runs RUNS` on a free 127.0.0.1 port, opens three pages in hea
 `chromium` and `chromium-driver`, and `selenium`) and saves each, full page, at a laptop-sized window:
 
     runs.png                      the runs page
-    run-rope-tilelang.png         the run page of the rope tilelang run (chart, iterations, best version)
-    iteration-rope-tilelang-2.png its accepted iteration 2, on the Diff tab
+    run-rope-tilelang.png         the run page of the 20-iteration rope tilelang run (chart, iterations, best version)
+    iteration-rope-tilelang-7.png its accepted iteration 7 (copied tiles), on the Diff tab
 
 Each shot waits until Streamlit has finished the page (no "Running..." widget, the expected text shown).
 The server and the browser are stopped at the end, also on errors.
@@ -26,8 +26,10 @@ sys.path.insert(0, str(ROOT))
 
 from ui import browser as chrome  # noqa: E402  (after the path: the script runs from a checkout)
 
-RUN = "20261129-131457-rope-tilelang-5df4"  # the example run with a commit: iteration 2 was accepted
-ACCEPTED = 2
+RUN = "20261129-173941-rope-tilelang-8872"  # 20 iterations; 2 and 7 were accepted
+ITERATIONS = 20
+ACCEPTED = 7
+CHANGED = '"copy_tiles": True, "small_block_rows"'  # a piece of the diff's added CONFIG line
 
 
 def _wait(driver, check, what: str, timeout: float = 30) -> None:
@@ -69,9 +71,10 @@ def take(runs: Path, out: Path, width: int, height: int) -> list[Path]:
                     _optimise(path)
                     shots.append(path)
 
-                # 1. The runs page: the table of the three example runs.
+                # 1. The runs page: the table of the example runs.
+                count = sum(1 for run in runs.iterdir() if (run / "run.json").is_file())
                 driver.get(url)
-                chrome.wait_rendered(driver, "Runs", "Open a run", "3 of 3 runs")
+                chrome.wait_rendered(driver, "Runs", "Open a run", f"{count} of {count} runs")
                 _wait(driver, lambda: _count(driver, '[data-testid="stDataFrame"] canvas') > 0, "the runs table")
                 shoot("runs.png")
 
@@ -79,14 +82,12 @@ def take(runs: Path, out: Path, width: int, height: int) -> list[Path]:
                 driver.get(f"{url}/run?{urlencode({'run': RUN})}")
                 chrome.wait_rendered(driver, "rope[tilelang] · search policy", "Environment and configuration")
                 points = '[data-testid="stVegaLiteChart"] g.mark-symbol.role-mark path'
-                _wait(driver, lambda: _count(driver, points) >= 11, "11 points in the chart")
+                _wait(driver, lambda: _count(driver, points) > ITERATIONS, f"{ITERATIONS + 1} points in the chart")
                 shoot("run-rope-tilelang.png")
 
                 # 3. The accepted iteration: its verdict, commit and the diff (the first tab).
                 driver.get(f"{url}/iteration?{urlencode({'run': RUN, 'iteration': ACCEPTED})}")
-                chrome.wait_rendered(
-                    driver, f"Iteration {ACCEPTED}", "Accepted.", '+CONFIG = {"block_rows": 32, "threads": 128}'
-                )
+                chrome.wait_rendered(driver, f"Iteration {ACCEPTED}", "Accepted.", CHANGED)
                 shoot(f"iteration-rope-tilelang-{ACCEPTED}.png")
             finally:
                 driver.quit()
