@@ -101,8 +101,8 @@ def time_events_alternating(
     """`time_events` for several functions called in turn (A B A B ...), one Timing each.
 
     Timed one after the other, two identical ~6 us kernels differed by 5-13% on the H200, the same
-    way in every evaluation of a run (examples/runs/20261129-173941-rope-tilelang-8872: decode-only
-    candidates timed 0.94x the incumbent on the unchanged prefill512/q, 1.06-1.14x on prefill512/k),
+    way across the evaluations of a run (examples/runs/20261129-173941-rope-tilelang-8872: decode-only
+    candidates timed 0.94-0.95x the incumbent on the unchanged prefill512/q, 0.99-1.14x on prefill512/k),
     which the per-shape noise rule took for a slowdown. In turn, whatever drifts over the series
     (clocks, the state the previous call left) falls on every function alike.
     `before_first` runs, untimed, before every call of `fns[0]` (the candidate). Reps are sized
