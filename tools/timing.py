@@ -100,7 +100,7 @@ def time_events_alternating(
 ) -> list[Timing]:
     """`time_events` for several functions called in turn (A B A B ...), one Timing each.
 
-    Timed one after the other, two identical ~6 us kernels differed by 5-13% on the H200, the same
+    Timed one after the other, two identical ~6 us kernels differed by up to 14% on the H200, the same
     way across the evaluations of a run (examples/runs/20261129-173941-rope-tilelang-8872: decode-only
     candidates timed 0.94-0.95x the incumbent on the unchanged prefill512/q, 0.99-1.14x on prefill512/k),
     which the per-shape noise rule took for a slowdown. In turn, whatever drifts over the series
