@@ -27,14 +27,22 @@ def read_literal(source: str, name: str) -> dict:
     return value
 
 
-def format_literal(value: dict) -> str:
-    return "{" + ", ".join(f"{k!r}: {v!r}".replace("'", '"') for k, v in value.items()) + "}"
+def format_literal(value: dict, one_key_per_line: bool = False) -> str:
+    items = [f"{k!r}: {v!r}".replace("'", '"') for k, v in value.items()]
+    if one_key_per_line:
+        return "{\n" + "".join(f"    {item},\n" for item in items) + "}"
+    return "{" + ", ".join(items) + "}"
 
 
 def replace_config(source: str, config: dict) -> str:
-    """`source` with its CONFIG literal replaced by `config` (same keys), nothing else changed."""
+    """`source` with its CONFIG literal replaced by `config` (same keys), nothing else changed.
+
+    A literal written one key per line stays so: the diff of a tuning step is then the changed
+    keys' lines, not one long line that a reviewer must compare by eye (rope's 8-key CONFIG).
+    """
     node = _assignment(ast.parse(source), "CONFIG")
     lines = source.splitlines(keepends=True)
     start = sum(len(line) for line in lines[: node.value.lineno - 1]) + node.value.col_offset
     end = sum(len(line) for line in lines[: node.value.end_lineno - 1]) + node.value.end_col_offset
-    return source[:start] + format_literal(config) + source[end:]
+    multiline = node.value.end_lineno > node.value.lineno
+    return source[:start] + format_literal(config, one_key_per_line=multiline) + source[end:]

@@ -1,0 +1,38 @@
+"""The search's source edit of a kernel file's CONFIG literal: the diff a reviewer reads."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from agent.policies.source_edit import read_literal, replace_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def changed_lines(before: str, after: str) -> list[str]:
+    diff = difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
+    return [line for line in diff if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+
+
+def test_a_one_line_config_stays_one_line():
+    source = 'X = 1\nCONFIG = {"a": 2, "b": 20}\n\nSEARCH_SPACE = {"a": [1, 2]}\n'
+    edited = replace_config(source, {"a": 1, "b": 20})
+    assert changed_lines(source, edited) == ['-CONFIG = {"a": 2, "b": 20}', '+CONFIG = {"a": 1, "b": 20}']
+
+
+def test_a_config_written_one_key_per_line_changes_only_its_keys_lines():
+    source = (ROOT / "kernels" / "rope" / "tilelang.py").read_text()
+    config = read_literal(source, "CONFIG")
+    new = {**config, "block_rows": 16, "small_threads": 64}
+    edited = replace_config(source, new)
+    assert read_literal(edited, "CONFIG") == new
+    assert read_literal(edited, "SEARCH_SPACE") == read_literal(source, "SEARCH_SPACE")
+    assert changed_lines(source, edited) == [
+        f'-    "block_rows": {config["block_rows"]},',
+        '+    "block_rows": 16,',
+        f'-    "small_threads": {config["small_threads"]},',
+        '+    "small_threads": 64,',
+    ]
+    # Unchanged values give back the file byte for byte (it is ruff-formatted, as the edit writes it).
+    assert replace_config(source, config) == source
