@@ -94,6 +94,18 @@ def _print_record(record, console) -> None:
     console.print(f"{verdict} in {record.seconds:.1f} s: {record.message}")
 
 
+def _print_against(record, against: str, console) -> None:
+    """Candidate vs the --against file, timed in turn in one process (1.00x: the same speed)."""
+    ratios = [b.speedup_vs_incumbent for b in record.benchmark if b.speedup_vs_incumbent]
+    if not ratios:
+        console.print(f"[yellow]{against} was not timed: no shape reached the benchmark[/yellow]")
+        return
+    console.print(
+        f"vs {against} (timed in turn): geomean {record.geomean_speedup('incumbent'):.3f}x, "
+        f"shapes {min(ratios):.3f}x to {max(ratios):.3f}x"
+    )
+
+
 def _explain_without_gpu(args, console) -> int:
     """No GPU: say what needs one, and do what can be done here (static check, lowering)."""
     from tools.candidate import default_candidate
@@ -153,6 +165,8 @@ def cmd_eval(args) -> int:
             raise ValueError("--set changes a kernel file's CONFIG; the torch backend has none")
         args.candidate = str(write_variant(base, args.set, args.op, args.backend))
         console.print(f"{base} with {', '.join(args.set)}: written to {args.candidate}")
+    if args.against and not Path(args.against).is_file():
+        raise ValueError(f"--against {args.against}: no such kernel file")
     if args.backend != "torch" and not torch.cuda.is_available() and args.device != "cpu":
         return _explain_without_gpu(args, console)
     progress, on_event = _progress()
@@ -170,8 +184,11 @@ def cmd_eval(args) -> int:
             target=args.target,
             timeout_s=args.timeout,
             on_event=on_event,
+            incumbent=args.against,
         )
     _print_record(record, console)
+    if args.against:
+        _print_against(record, args.against, console)
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(record.model_dump_json(indent=1) + "\n")
@@ -554,6 +571,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--profile", action="store_true", help="also run ncu (mcProfiler on MetaX) per shape")
     p.add_argument("--no-bench", action="store_true", help="stop after correctness")
+    p.add_argument(
+        "--against",
+        metavar="FILE",
+        help="also time this kernel file, call by call in turn with the candidate (as agent optimize times "
+        "its best); the candidate's own file here is an A/A check of the timing: every shape should be ~1.00x",
+    )
     p.add_argument("--json", metavar="PATH", help="write the full record as JSON")
     baselines(p, "eager compiled")
     common(p)

@@ -11,6 +11,7 @@
 # An A/B of CONFIG values against the shipped kernel (agent eval --set):
 #   bash scripts/gpu_session.sh "variant:rope:tilelang:copy_tiles=True,small_copy_tiles=True"
 # The gpu tests of chosen files: pytest:tests/kernels/test_fused_ops_gpu.py (several: joined by +).
+# An A/A check of the timing (the shipped kernel against itself, timed in turn): aa:rope:tilelang
 # (op:backend:iterations:gpu). Their folders land under runs/ and come back in session.tgz, without
 # checkpoints.sqlite and the git worktree, with the branch's commits as history.patch.
 set -uo pipefail
@@ -101,6 +102,14 @@ for s in "$@"; do
       python3 -m agent eval "$op" --backend "$backend" "${sets[@]}" --json "$LOGS/variant-$tag.json" \
         > "$LOGS/variant-$tag.txt" 2>&1
       tail -n 2 "$LOGS/variant-$tag-shipped.txt" "$LOGS/variant-$tag.txt" ;;
+    aa:*)
+      # aa:OP:BACKEND -- an A/A check of the timing: the shipped kernel against itself, timed in turn
+      # as agent optimize times a candidate and its best. Every shape should come out near 1.00x.
+      IFS=: read -r _ op backend <<< "$s"
+      step "A/A $op $backend"
+      python3 -m agent eval "$op" --backend "$backend" --against "kernels/$op/$backend.py" --baselines eager \
+        --json "$LOGS/aa-$op-$backend.json" > "$LOGS/aa-$op-$backend.txt" 2>&1
+      tail -n 2 "$LOGS/aa-$op-$backend.txt" ;;
     profile)
       step profile
       python3 -m agent eval rms_norm --backend tilelang --profile --shapes 'llama3-8b/prefill*' --no-compile \

@@ -43,6 +43,23 @@ def test_eval_torch_backend_prints_a_table_and_writes_json(tmp_path):
     assert record["status"] == "ok" and record["op"] == "rms_norm"
 
 
+def test_eval_against_another_file_times_both_in_turn(tmp_path):
+    from tests.agent.tuned_candidates import TUNED_ROPE
+
+    slow, fast = tmp_path / "slow.py", tmp_path / "fast.py"
+    slow.write_text(TUNED_ROPE)  # sleeps 4 ms a call
+    fast.write_text(TUNED_ROPE.replace('CONFIG = {"delay_ms": 4}', 'CONFIG = {"delay_ms": 1}'))
+    common = ("eval", "rope", "--backend", "torch", "--device", "cpu", "--shapes", "decode1", "--no-compile")
+    done = agent(*common, "--candidate", str(slow), "--against", str(fast), "--json", str(tmp_path / "r.json"))
+    assert done.returncode == 0, done.stderr
+    assert f"vs {fast} (timed in turn): geomean" in done.stdout
+    record = json.loads((tmp_path / "r.json").read_text())
+    ratios = [b["speedup_vs_incumbent"] for b in record["benchmark"]]
+    assert ratios and all(r < 0.6 for r in ratios)  # 4 ms against 1 ms of sleep
+    missing = agent(*common, "--candidate", str(slow), "--against", str(tmp_path / "nope.py"))
+    assert missing.returncode == 2 and "--against" in missing.stderr and "no such kernel file" in missing.stderr
+
+
 def test_eval_of_a_broken_candidate_exits_nonzero_with_the_stage(tmp_path):
     candidate = tmp_path / "broken.py"
     candidate.write_text("def rope(x, sin, cos, *, out=None)\n    return out\n")
