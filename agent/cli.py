@@ -96,14 +96,13 @@ def _print_record(record, console) -> None:
 
 def _print_against(record, against: str, console) -> None:
     """Candidate vs the --against file, timed in turn in one process (1.00x: the same speed)."""
-    ratios = [b.speedup_vs_incumbent for b in record.benchmark if b.speedup_vs_incumbent]
-    if not ratios:
+    geomean = record.geomean_speedup("incumbent")
+    if geomean is None:
         console.print(f"[yellow]{against} was not timed: no shape reached the benchmark[/yellow]")
         return
-    console.print(
-        f"vs {against} (timed in turn): geomean {record.geomean_speedup('incumbent'):.3f}x, "
-        f"shapes {min(ratios):.3f}x to {max(ratios):.3f}x"
-    )
+    ratios = [b.speedup_vs_incumbent for b in record.benchmark if b.speedup_vs_incumbent]
+    spread = f"shapes {min(ratios):.3f}x to {max(ratios):.3f}x"
+    console.print(f"vs {against} (timed in turn): geomean {geomean:.3f}x, {spread}")
 
 
 def _explain_without_gpu(args, console) -> int:

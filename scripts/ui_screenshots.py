@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ui import browser as chrome  # noqa: E402  (after the path: the script runs from a checkout)
+from ui.data import list_runs  # noqa: E402
 
 RUN = "20261129-173941-rope-tilelang-8872"  # 20 iterations; 2 and 7 were accepted
 ITERATIONS = 20
@@ -72,7 +73,7 @@ def take(runs: Path, out: Path, width: int, height: int) -> list[Path]:
                     shots.append(path)
 
                 # 1. The runs page: the table of the example runs.
-                count = sum(1 for run in runs.iterdir() if (run / "run.json").is_file())
+                count = len(list_runs(runs))  # the app's own rule for what is a run folder
                 driver.get(url)
                 chrome.wait_rendered(driver, "Runs", "Open a run", f"{count} of {count} runs")
                 _wait(driver, lambda: _count(driver, '[data-testid="stDataFrame"] canvas') > 0, "the runs table")
