@@ -62,7 +62,7 @@ def _console():
 def _print_record(record, console) -> None:
     from rich.table import Table
 
-    from tools.report import COLUMNS, liger_note, shape_rows
+    from tools.report import columns, liger_note, shape_rows
 
     console.print(
         f"[bold]{record.op}[{record.backend}][/bold]  {record.candidate}  "
@@ -75,42 +75,63 @@ def _print_record(record, console) -> None:
         )
     rows = shape_rows(record)
     if rows:
+        titles = columns(record)
         table = Table(show_lines=False)
-        for title in COLUMNS.values():
-            table.add_column(title, justify="left" if title in {"shape", "dtype", "status"} else "right")
+        for key, title in titles.items():
+            table.add_column(title, justify="left" if key in {"shape", "dtype", "status", "bound"} else "right")
         for row in rows:
             style = None if row["status"] == "ok" else "red"
-            table.add_row(*(row[k] for k in COLUMNS), style=style)
+            table.add_row(*(row[k] for k in titles), style=style)
         console.print(table)
     note = liger_note(record)
     if note:
         console.print(f"[yellow]{note}[/yellow]")
+    if record.confinement:
+        c = record.confinement
+        console.print(
+            f"[dim]runners: {c.mode} judge, uid separation {'on' if c.uid_separation else 'off'}, network {c.network}, "
+            f"environment from an allow-list, buffers in {c.transport} memory"
+            + (f"; {'; '.join(c.notes)}" if c.notes else "")
+            + "[/dim]"
+        )
     if record.profile:
-        from tools.profile import summarise
+        from tools.evaluator.profile import summarise
 
-        console.print("[bold]profile[/bold]")
+        console.print("[bold]profile[/bold] (ncu, diagnosis only)")
         console.print(summarise(record.profile))
     verdict = "[green]OK[/green]" if record.status == "ok" else "[red]FAILED[/red]"
     console.print(f"{verdict} in {record.seconds:.1f} s: {record.message}")
 
 
 def _print_against(record, against: str, console) -> None:
-    """Candidate vs the --against file, timed in turn in one process (1.00x: the same speed)."""
-    geomean = record.geomean_speedup("incumbent")
-    if geomean is None:
+    """Candidate vs the --against file, batch by batch in the same rounds (1.00x: the same speed), per scope."""
+    from agent.decide import decide
+
+    printed = False
+    for scope in ("graph", "eager"):
+        ratios = [b.scope(scope).speedup_vs_incumbent for b in record.benchmark if b.scope(scope)]
+        ratios = [r for r in ratios if r is not None]
+        if not ratios:
+            continue
+        geomean = record.geomean_speedup("incumbent", scope)
+        spread = f"shapes {min(r.median for r in ratios):.3f}x to {max(r.median for r in ratios):.3f}x"
+        console.print(f"vs {against} ({scope} scope, timed in the same rounds): geomean {geomean:.3f}x, {spread}")
+        printed = True
+    if not printed:
         console.print(f"[yellow]{against} was not timed: no shape reached the benchmark[/yellow]")
         return
-    ratios = [b.speedup_vs_incumbent for b in record.benchmark if b.speedup_vs_incumbent]
-    spread = f"shapes {min(ratios):.3f}x to {max(ratios):.3f}x"
-    console.print(f"vs {against} (timed in turn): geomean {geomean:.3f}x, {spread}")
+    decision = decide(record, against_best=True)
+    console.print(f"as agent optimize would decide: {'accept' if decision.accepted else 'reject'} ({decision.reason})")
 
 
 def _explain_without_gpu(args, console) -> int:
-    """No GPU: say what needs one, and do what can be done here (static check, lowering)."""
-    from tools.candidate import default_candidate
-    from tools.static_check import check_file
+    """No GPU: say what needs one, and do what can be done here (static check; TileLang lowering in a runner)."""
+    from tools.evaluator.static_check import check_file
+    from tools.paths import default_candidate
 
     path = Path(args.candidate) if args.candidate else default_candidate(args.op, args.backend)
+    if not path.is_file():
+        raise ValueError(f"--candidate {path}: no such kernel file")
     console.print(
         f"[yellow]No GPU visible to PyTorch: {args.backend} kernels cannot run here, so correctness and "
         "timing are skipped.[/yellow] Run this on a GPU host, or use `--backend torch` to exercise the "
@@ -122,23 +143,15 @@ def _explain_without_gpu(args, console) -> int:
         return 1
     if args.backend == "tilelang":
         from kernels import registry
-        from kernels.spec import parse_dtype
-        from kernels.tilelang_support import lower_to_source
-        from tools.candidate import load_module
+        from tools.evaluator.evaluate import lower_without_gpu
 
-        module = load_module(path, f"candidate_{args.op}_tilelang")
         spec = registry.spec(args.op)
-        programs = {}
-        for shape in spec.select(args.shapes):
-            for dtype_name in args.dtypes:
-                dtype = parse_dtype(dtype_name)
-                key = module.program(shape.dims, dtype).script()
-                if key not in programs:
-                    programs[key] = lower_to_source(module.program(shape.dims, dtype))
-        lines = sum(source.count("\n") for source in programs.values())
+        shapes = spec.select(args.shapes)
+        sources = lower_without_gpu(args.op, path.resolve(), [(s.dims, d) for s in shapes for d in args.dtypes])
+        lines = sum(source.count("\n") for source in sources.values())
         console.print(
-            f"  lowered to CUDA source without a GPU: {len(programs)} program(s), {lines} lines in all "
-            f"(for {len(spec.select(args.shapes))} shapes x {len(args.dtypes)} dtype(s))"
+            f"  lowered to CUDA source without a GPU (in a runner): {len(sources)} program(s), {lines} lines in all "
+            f"(for {len(shapes)} shapes x {len(args.dtypes)} dtype(s))"
         )
     return 0
 
@@ -152,12 +165,12 @@ def _baselines(args, default: tuple[str, ...]) -> tuple[str, ...]:
 def cmd_eval(args) -> int:
     import torch
 
-    from tools.evaluate import evaluate
+    from tools.evaluator.evaluate import evaluate
 
     console = _console()
     if args.set:
         from agent.variant import write_variant
-        from tools.candidate import default_candidate
+        from tools.paths import default_candidate
 
         base = Path(args.candidate) if args.candidate else default_candidate(args.op, args.backend)
         if base is None:
@@ -184,6 +197,7 @@ def cmd_eval(args) -> int:
             timeout_s=args.timeout,
             on_event=on_event,
             incumbent=args.against,
+            batches=args.batches,
         )
     _print_record(record, console)
     if args.against:
@@ -222,6 +236,7 @@ def cmd_bench(args) -> int:
                 device=args.device,
                 target=args.target,
                 timeout_s=args.timeout,
+                batches=args.batches,
             )
         for record in records:
             _print_record(record, console)
@@ -386,6 +401,7 @@ def cmd_optimize(args) -> int:
         device="cuda",
         target=args.target,
         timeout_s=args.timeout,
+        batches=args.batches,
         compile_timeout_s=args.compile_timeout or None,
         start_source=args.candidate,
         profile=args.profile,
@@ -488,6 +504,13 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--dtypes", nargs="+", default=["bf16"], choices=["bf16", "fp16", "fp32"])
         p.add_argument("--device", choices=["auto", "cuda", "cpu"], default="auto")
         p.add_argument("--timeout", type=float, default=900.0, help="seconds before the candidate is killed")
+        p.add_argument(
+            "--batches",
+            type=int,
+            default=10,
+            metavar="N",
+            help="timed rounds per shape (each: every contestant, both scopes)",
+        )
 
     def baselines(p, default: str):
         p.add_argument(

@@ -35,9 +35,9 @@ class RunConfig(BaseModel):
     profile: bool = Field(default=False, description="ncu per evaluation; its summary goes into the next prompt")
     baselines: list[Baseline] = Field(default_factory=lambda: ["eager"])
     start_source: str | None = Field(default=None, description="kernel file to start from (default: the working copy)")
-    # Fewer timed calls than agent eval's 400 keep an iteration short; the acceptance rule widens its
-    # noise band with the measured p10-p90 spread, so a noisier median only raises the bar.
-    max_reps: int = Field(default=100, ge=20, description="timed calls per variant and shape at most")
+    # Rounds of batches per shape: each times the candidate and the best once per scope. More rounds
+    # narrow the intervals the acceptance rule uses (agent/decide.py), at about 0.3 s per shape each.
+    batches: int = Field(default=10, ge=3, description="timed rounds per shape (each: every contestant, both scopes)")
     e2e: bool = Field(
         default=False, description="commit a version only if the Llama model's greedy tokens with it match torch's"
     )

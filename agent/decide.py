@@ -1,8 +1,14 @@
-"""The acceptance rule (DESIGN §2): correct everywhere and faster than the best beyond the noise.
+"""The acceptance rule: correct everywhere, and faster than the best beyond the noise the judge measured.
 
-The candidate and the current best are timed in the same child process, shape by
-shape, so each shape's ratio comes from one run. Noise is half the p10-p90
-spread of the noisier of the two, never below NOISE_FLOOR.
+Every ratio here comes from the judge's clock (tools/evaluator/judge.py): each round timed the
+candidate and the current best moments apart, in a random order, and a shape's speedup is the median
+of its per-round ratios with an interval from order statistics.
+
+- The geomean over shapes of the decision scope's medians (graph where every shape has one, else
+  eager) must be above 1 beyond its noise: the geomean of the shapes' lower bounds above 1 + FLOOR.
+- No shape may be slower beyond noise in either scope: a shape whose interval lies wholly below
+  1 - FLOOR is. With dozens of shapes and two scopes, those intervals are taken at a confidence
+  that keeps a false "slower" on an unchanged kernel rare (Bonferroni over the shapes and scopes).
 """
 
 from __future__ import annotations
@@ -11,9 +17,14 @@ import math
 import statistics
 from dataclasses import dataclass
 
-from tools.records import EvalRecord
+from tools.evaluator.stats import median_interval
+from tools.records import EvalRecord, ShapeBenchmark
 
-NOISE_FLOOR = 0.02
+# Below this a gain or loss is not claimed even with a tight interval: clocks and placement move
+# an unchanged kernel by about this much between evaluations.
+FLOOR = 0.005
+GEOMEAN_CONFIDENCE = 0.95
+SHAPE_ERROR_RATE = 0.05  # the chance, over all shapes and scopes, of calling an unchanged kernel slower
 
 
 @dataclass(frozen=True)
@@ -22,10 +33,7 @@ class Decision:
     reason: str
     geomean_speedup: float | None = None
     noise: float | None = None
-
-
-def _shape_noise(candidate_spread: float, incumbent_spread: float) -> float:
-    return max(NOISE_FLOOR, max(candidate_spread, incumbent_spread) / 2)
+    scope: str | None = None
 
 
 def decide(record: EvalRecord, against_best: bool) -> Decision:
@@ -35,29 +43,65 @@ def decide(record: EvalRecord, against_best: bool) -> Decision:
     if record.failed_stage == "e2e":
         # Correct and timed on every shape, but the model's tokens changed (agent/e2e_gate.py): never
         # accepted, yet its speed stays on record for the next proposal ("faster, but wrong in the model").
-        return Decision(False, f"failed at e2e: {record.message}", speed.geomean_speedup, speed.noise)
+        return Decision(False, f"failed at e2e: {record.message}", speed.geomean_speedup, speed.noise, speed.scope)
     return speed
+
+
+def _ratios(b: ShapeBenchmark, scope: str) -> list[float] | None:
+    """The per-round speedups over the best in one scope of one shape (None: not timed against it)."""
+    result = b.scope(scope)
+    if result is None or result.candidate is None or result.incumbent is None:
+        return None
+    mine, theirs = result.candidate.batch_us, result.incumbent.batch_us
+    if not mine or len(mine) != len(theirs):
+        return None
+    return [t / m for m, t in zip(mine, theirs, strict=True) if m > 0 and t > 0]
 
 
 def _decide_on_speed(record: EvalRecord, against_best: bool) -> Decision:
     if not against_best:
         return Decision(True, "first correct version: it becomes the best")
-    rows = [b for b in record.benchmark if b.speedup_vs_incumbent is not None and b.incumbent is not None]
-    if not rows:
+    scope = record.decision_scope()
+    if scope is None or scope == "legacy":
         return Decision(False, "no shape was timed against the current best")
-    noises = [_shape_noise(b.candidate.spread, b.incumbent.spread) for b in rows]
-    ratios = [b.speedup_vs_incumbent for b in rows]
-    geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-    noise = statistics.median(noises)
-    slower = [(b.shape, r, n) for b, r, n in zip(rows, ratios, noises, strict=True) if r < 1 - n]
+    per_shape = {b.shape + " " + b.dtype: _ratios(b, scope) for b in record.benchmark}
+    per_shape = {k: v for k, v in per_shape.items() if v}
+    if not per_shape:
+        return Decision(False, "no shape was timed against the current best")
+    tests = sum(1 for b in record.benchmark for s in ("eager", "graph") if _ratios(b, s))
+    shape_confidence = 1 - SHAPE_ERROR_RATE / max(tests, 1)
+    slower = []
+    for b in record.benchmark:
+        for name in ("eager", "graph"):
+            ratios = _ratios(b, name)
+            if not ratios:
+                continue
+            median, _low, high = median_interval(ratios, shape_confidence)
+            if high < 1 - FLOOR:
+                slower.append((f"{b.shape} ({name})", median, high))
+    intervals = {k: median_interval(v, GEOMEAN_CONFIDENCE) for k, v in per_shape.items()}
+    geomean = math.exp(statistics.fmean(math.log(m) for m, _, _ in intervals.values()))
+    low = math.exp(statistics.fmean(math.log(lo) for _, lo, _ in intervals.values()))
+    high = math.exp(statistics.fmean(math.log(hi) for _, _, hi in intervals.values()))
+    noise = max(geomean - low, high - geomean) / geomean
     if slower:
-        shape, ratio, n = min(slower, key=lambda item: item[1])
+        shape, ratio, high_bound = min(slower, key=lambda item: item[1])
         return Decision(
             False,
-            f"{len(slower)} shape(s) slower than the best beyond noise (worst {shape}: {ratio:.2f}x, noise {n:.0%})",
+            f"{len(slower)} shape-scope(s) slower than the best beyond noise "
+            f"(worst {shape}: {ratio:.3f}x, at most {high_bound:.3f}x)",
             geomean,
             noise,
+            scope,
         )
-    if geomean <= 1 + noise:
-        return Decision(False, f"geomean {geomean:.3f}x is within the noise ({noise:.1%})", geomean, noise)
-    return Decision(True, f"geomean {geomean:.3f}x over the best (noise {noise:.1%})", geomean, noise)
+    if low <= 1 + FLOOR:
+        return Decision(
+            False,
+            f"geomean {geomean:.3f}x ({scope} scope) is within the noise (lower bound {low:.3f}x)",
+            geomean,
+            noise,
+            scope,
+        )
+    return Decision(
+        True, f"geomean {geomean:.3f}x over the best ({scope} scope, lower bound {low:.3f}x)", geomean, noise, scope
+    )

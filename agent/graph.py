@@ -31,9 +31,9 @@ from agent.runfolder import RunFolder, candidate_suffix
 from agent.state import LoopState
 from kernels import registry
 from kernels import target as targets
-from tools.evaluate import evaluate
+from tools.evaluator.evaluate import evaluate
+from tools.evaluator.profile import summarise
 from tools.llama.e2e import ModelRunFailed
-from tools.profile import summarise
 from tools.records import EvalRecord
 from tools.report import shape_rows
 from tools.workspace import Workspace
@@ -66,8 +66,13 @@ def results_table(record: EvalRecord) -> str:
     rows = shape_rows(record)
     if not rows:
         return record.message
-    keys = ("shape", "dtype", "status", "max_err", "median_us", "gbps", "of_copy")
-    lines = ["| shape | dtype | status | max err | median us | GB/s | % of copy |", "|---|---|---|---|---|---|---|"]
+    keys = ("shape", "dtype", "status", "max_err", "eager_us", "graph_us", "bound", "gbps", "of_copy")
+    scope = record.decision_scope() or "graph"
+    lines = [
+        "| shape | dtype | status | max err | eager µs/call | graph µs/call | bound "
+        f"| GB/s ({scope}) | % of copy ({scope}) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     lines += [
         "| " + " | ".join(r[k] for k in keys) + " |"
         for r in rows
@@ -90,7 +95,7 @@ def _evaluate(deps: Deps, candidate: Path, incumbent: str | None) -> EvalRecord:
         timeout_s=c.timeout_s,
         incumbent=incumbent,
         profile=c.profile,
-        max_reps=c.max_reps,
+        batches=c.batches,
         stage_timeouts={"compile": c.compile_timeout_s} if c.compile_timeout_s else None,
     )
 
@@ -266,7 +271,7 @@ def build_graph(deps: Deps, checkpointer=None):
         decision = state["results"][index]["decision"]
         fraction = record.median_fraction_of_copy()
         gbps = record.median_gbps()
-        numbers = f"{decision['geomean_speedup']:.2f}x over previous"
+        numbers = f"{decision['geomean_speedup']:.2f}x over previous ({decision.get('scope') or 'graph'} scope)"
         if gbps:
             numbers += f", {gbps / 1e3:.2f} TB/s median" if gbps >= 100 else f", {gbps:.3g} GB/s median"
         if fraction:
@@ -360,15 +365,26 @@ def build_graph(deps: Deps, checkpointer=None):
 
 
 def _summary(record: EvalRecord) -> dict:
+    scope = record.decision_scope()
+    shapes = {}
+    for b in record.benchmark:
+        result = b.scope(scope) if scope else None
+        if result is None or result.candidate is None:
+            continue
+        shapes[b.shape] = {
+            "gbps": result.gbps,
+            "fraction_of_copy": result.fraction_of_copy,
+            "median_us": result.candidate.median_us,
+            "eager_us": b.eager.candidate.median_us if b.eager and b.eager.candidate else None,
+            "graph_us": b.graph.candidate.median_us if b.graph and b.graph.candidate else None,
+        }
     return {
         "status": record.status,
+        "scope": scope,
         "median_gbps": record.median_gbps(),
         "median_fraction_of_copy": record.median_fraction_of_copy(),
-        "geomean_vs_eager": record.geomean_speedup("eager"),
-        "shapes": {
-            b.shape: {"gbps": b.gbps, "fraction_of_copy": b.fraction_of_copy, "median_us": b.candidate.median_us}
-            for b in record.benchmark
-        },
+        "geomean_vs_eager": record.geomean_speedup("torch"),
+        "shapes": shapes,
     }
 
 

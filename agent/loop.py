@@ -15,8 +15,8 @@ from agent.policies.base import Policy
 from agent.runfolder import RUNS_DIR, RunFolder, new_run_id, now
 from kernels import registry
 from kernels import target as targets
-from tools.candidate import default_candidate
 from tools.env import collect_environment
+from tools.paths import default_candidate
 from tools.workspace import Workspace
 
 # Each iteration is about five graph steps; LangGraph's default limit (25) would end a run early.

@@ -18,7 +18,7 @@ import os
 import secrets
 from pathlib import Path
 
-from tools.candidate import PROJECT_ROOT
+from tools.paths import PROJECT_ROOT
 
 RUNS_DIR = PROJECT_ROOT / "runs"
 

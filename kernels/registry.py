@@ -15,7 +15,9 @@ never falls back, so a candidate that fails in the model fails the check.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -91,10 +93,21 @@ def use_kernel_file(op: str, backend: str, path: str | Path | None) -> None:
     if path is None:
         _kernel_files.pop((op, backend), None)
         return
-    from tools.candidate import load_candidate
-
-    fn, _module = load_candidate(op, backend, str(path), name="kernel_file")
+    fn = getattr(_load_file(Path(path), f"kernel_file_{op}_{backend}"), op, None)
+    if not callable(fn):
+        raise AttributeError(f"{path} defines no function {op}()")
     _kernel_files[(op, backend)] = (Path(path), fn)
+
+
+def _load_file(path: Path, name: str):
+    """A kernel file imported as a module under `name`, by path (sys.path untouched)."""
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    if module_spec is None or module_spec.loader is None:
+        raise ImportError(f"cannot load {path} as a Python module")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    module_spec.loader.exec_module(module)
+    return module
 
 
 def load_native(op: str, backend: str) -> Callable[..., torch.Tensor]:

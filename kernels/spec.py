@@ -108,6 +108,9 @@ class OpSpec:
     # first input (silu_mul: [..., 2I] -> [..., I]; rope_qk: one output like q, one like k); None:
     # every output has the first input's shape.
     output_shapes: Callable[..., tuple[tuple[int, ...], ...]] | None = None
+    # (*args) -> args with rows of zeros and of extreme (but representable) magnitudes where the op's math
+    # allows: one more input set per shape in the correctness stage. None: no such set.
+    hazards: Callable[..., tuple] | None = None
 
     def shape(self, name: str) -> NamedShape:
         for shape in (*self.shapes, *self.hidden_shapes):
@@ -177,7 +180,10 @@ class OpSpec:
 
     def compare(self, out, args: tuple, dtype: torch.dtype) -> Comparison:
         """`out` (a tensor, or a tuple for several outputs) against the fp32 reference."""
-        refs = self.as_outputs(self.reference(*args))
+        return self.compare_to(out, self.as_outputs(self.reference(*args)), dtype)
+
+    def compare_to(self, out, refs: tuple, dtype: torch.dtype) -> Comparison:
+        """`out` against references already computed (`as_outputs(reference(*args))`): the judge reuses them."""
         if not self.multi_output:
             return compare(out, refs[0], self.tolerance(dtype))
         names = ", ".join(self.outputs)
@@ -194,6 +200,23 @@ class OpSpec:
             for name, o, ref in zip(self.outputs, out, refs, strict=True)
         ]
         return combine(parts)
+
+
+def hazard_rows(t: torch.Tensor, big: float, tiny: float = 1e-4) -> torch.Tensor:
+    """A copy of `t` seen as rows of its last dim: row 0 zeros, row 1 scaled to max |value| = big, row 2 to tiny.
+
+    Rows that do not exist (a one-row input) are left out; the other rows keep their values.
+    """
+    out = t.clone()
+    rows = out.view(-1, out.shape[-1]) if out.numel() else out
+    if rows.numel() == 0:
+        return out
+    rows[0] = 0
+    for index, magnitude in ((1, big), (2, tiny)):
+        if rows.shape[0] > index:
+            row = rows[index].float()
+            rows[index] = (row / row.abs().max().clamp_min(1e-30) * magnitude).to(rows.dtype)
+    return out
 
 
 def _matches(name: str, pattern: str) -> bool:

@@ -62,7 +62,8 @@ for s in "$@"; do
     tools-tests)
       # The harness's own GPU tests (adversarial GPU forms, illegal address, timing), not the kernel grid.
       step tools-tests
-      python3 -m pytest -q -m gpu tests/tools tests/agent -p no:cacheprovider -rs --durations=8 \
+      python3 -m pytest -q -m gpu tests/tools tests/agent --ignore=tests/tools/evaluator/test_adversarial.py \
+        -p no:cacheprovider -rs --durations=8 \
         > "$LOGS/tools-tests.log" 2>&1
       tail -14 "$LOGS/tools-tests.log" ;;
     pytest:*)
@@ -77,6 +78,11 @@ for s in "$@"; do
       python3 -m pytest -q -m gpu tests/kernels/test_ninetoothed_gpu.py -p no:cacheprovider --maxfail=5 \
         --durations=5 > "$LOGS/nt-tests.log" 2>&1
       tail -12 "$LOGS/nt-tests.log" ;;
+    eval-once)
+      step "eval rope tilelang"
+      /usr/bin/time -f "wall %e s" python3 -m agent eval rope --backend tilelang \
+        --json "$LOGS/eval-rope-tilelang.json" > "$LOGS/eval-rope-tilelang.txt" 2>&1
+      tail -4 "$LOGS/eval-rope-tilelang.txt" ;;
     eval-twice)
       # Cold (first compile on this machine) then warm (TileLang's kernel cache on disk).
       for run in cold warm; do
@@ -103,13 +109,30 @@ for s in "$@"; do
         > "$LOGS/variant-$tag.txt" 2>&1
       tail -n 2 "$LOGS/variant-$tag-shipped.txt" "$LOGS/variant-$tag.txt" ;;
     aa:*)
-      # aa:OP:BACKEND -- an A/A check of the timing: the shipped kernel against itself, timed in turn
-      # as agent optimize times a candidate and its best. Every shape should come out near 1.00x.
-      IFS=: read -r _ op backend <<< "$s"
-      step "A/A $op $backend"
-      python3 -m agent eval "$op" --backend "$backend" --against "kernels/$op/$backend.py" --baselines eager \
-        --json "$LOGS/aa-$op-$backend.json" > "$LOGS/aa-$op-$backend.txt" 2>&1
-      tail -n 2 "$LOGS/aa-$op-$backend.txt" ;;
+      # aa:OP:BACKEND[:N] -- A/A checks of the judge: the shipped kernel against itself N times (default 1),
+      # each batch of one timed in the same round as one of the other. Every shape should be near 1.00x.
+      IFS=: read -r _ op backend times <<< "$s"
+      for i in $(seq 1 "${times:-1}"); do
+        step "A/A $op $backend ($i)"
+        /usr/bin/time -f "wall %e s" python3 -m agent eval "$op" --backend "$backend" --against "kernels/$op/$backend.py" \
+          --baselines eager --json "$LOGS/aa-$op-$backend-$i.json" > "$LOGS/aa-$op-$backend-$i.txt" 2>&1
+        tail -n 4 "$LOGS/aa-$op-$backend-$i.txt"
+      done ;;
+    adversarial)
+      # The judge's own GPU tests: cheating candidates (torch-backend and injected into shipped kernels).
+      step adversarial
+      python3 -m pytest -q -m gpu tests/tools/evaluator/test_adversarial.py -p no:cacheprovider -rA --durations=5 \
+        > "$LOGS/adversarial.log" 2>&1
+      grep -E "PASSED|FAILED|SKIPPED|passed|failed" "$LOGS/adversarial.log" | tail -40 ;;
+    optimize-fg:*)
+      # optimize-fg:OP:BACKEND:N -- N iterations in the foreground, timed (seconds per iteration).
+      IFS=: read -r _ op backend iters <<< "$s"
+      step "optimize (foreground) $op $backend x$iters"
+      mkdir -p runs
+      /usr/bin/time -f "wall %e s" python3 -m agent optimize "$op" --backend "$backend" --iterations "$iters" \
+        > "$LOGS/optimize-fg-$op-$backend.log" 2>&1 < /dev/null
+      tail -8 "$LOGS/optimize-fg-$op-$backend.log"
+      pack_runs ;;
     profile)
       step profile
       python3 -m agent eval rms_norm --backend tilelang --profile --shapes 'llama3-8b/prefill*' --no-compile \
@@ -123,7 +146,7 @@ for s in "$@"; do
       tag=${ops// /-}
       step "bench ${ops:-all}"
       python3 -m agent bench ${ops:-$(python3 -c "from kernels.registry import OPERATORS; print(*OPERATORS)")} \
-        --out "$LOGS/results" > "$LOGS/bench${tag:+-$tag}.txt" 2>&1
+        --batches "${BENCH_BATCHES:-10}" --out "$LOGS/results" > "$LOGS/bench${tag:+-$tag}.txt" 2>&1
       grep -E "^(OK|FAILED)|wrote" "$LOGS/bench${tag:+-$tag}.txt" ;;
     infer|infer:*)
       # The 1B configuration with seeded random weights: torch, then each backend, then compare.

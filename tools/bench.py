@@ -10,9 +10,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from tools.candidate import PROJECT_ROOT
 from tools.env import collect_environment, gpu_slug
-from tools.evaluate import evaluate
+from tools.evaluator.evaluate import evaluate
+from tools.paths import PROJECT_ROOT
 from tools.records import BASELINES, Baseline, EvalRecord
 from tools.report import bench_markdown
 

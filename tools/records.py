@@ -1,8 +1,14 @@
 """Typed results of an evaluation. Everything here serialises to JSON (pydantic).
 
-A record is the whole story of one candidate: each stage's outcome, the
-per-shape errors and timings, the environment and a hash of the harness that
-produced it, so two records can be compared knowing whether the ruler changed.
+A record is the whole story of one candidate: each stage's outcome, the per-shape errors and
+timings, the environment, how the runners were confined, and a hash of the evaluator and specs
+that produced it, so two records can be compared knowing whether the ruler changed.
+
+Timings come from the judge's clock (tools/evaluator/judge.py) in two scopes per shape:
+`eager` (the runner calls the op once per input set, back to back: host launch cost included,
+what a model's eager forward pays) and `graph` (the same calls replayed from a CUDA graph: device
+time). Records written before the judge existed carry one scope, `legacy` (single calls timed
+with CUDA events inside the candidate's own process); they are read, labelled, never trusted.
 """
 
 from __future__ import annotations
@@ -11,19 +17,27 @@ import math
 import statistics
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 # e2e: the loop's check that the Llama model's greedy tokens with the candidate match torch's (tools/llama/e2e.py).
 StageName = Literal["static", "compile", "correctness", "benchmark", "profile", "e2e"]
 STAGES: tuple[StageName, ...] = ("static", "compile", "correctness", "benchmark", "profile", "e2e")
 StageStatus = Literal["ok", "failed", "skipped"]
-# What a candidate can be timed against besides the current best. liger: Liger-Kernel's kernel for
-# the op (tools/liger.py), when it is installed; otherwise the record carries a note.
+# What a candidate can be timed against besides the current best. eager: the torch reference op run
+# eagerly; compiled: torch.compile of it; liger: Liger-Kernel's kernel for the op (tools/liger.py).
 Baseline = Literal["eager", "compiled", "liger"]
 BASELINES: tuple[Baseline, ...] = ("eager", "compiled", "liger")
 # How the Liger baseline ended for one shape: timed after matching the spec; its output failed the
 # spec (so it was not timed); it raised; or it could not run here (not installed, no kernel, no GPU).
 LigerStatus = Literal["ok", "wrong", "failed", "unavailable"]
+Scope = Literal["eager", "graph"]
+SCOPES: tuple[Scope, ...] = ("eager", "graph")
+ScopeName = Literal["eager", "graph", "legacy"]
+# Who is timed in a scope. torch: the reference op run eagerly (the `eager` baseline); roofline: a
+# device-to-device copy of the shape's bytes.
+Contestant = Literal["candidate", "incumbent", "torch", "compiled", "liger", "roofline"]
+CONTESTANTS: tuple[Contestant, ...] = ("candidate", "incumbent", "torch", "compiled", "liger", "roofline")
+BASELINE_CONTESTANT: dict[str, Contestant] = {"eager": "torch", "compiled": "compiled", "liger": "liger"}
 
 
 class StageResult(BaseModel):
@@ -34,7 +48,7 @@ class StageResult(BaseModel):
 
 
 class ShapeCorrectness(BaseModel):
-    """One (shape, dtype, seed) run against the fp32 reference."""
+    """One (shape, dtype, seed) run against the fp32 reference, checked by the judge in its own buffers."""
 
     shape: str
     dims: list[int]
@@ -47,22 +61,74 @@ class ShapeCorrectness(BaseModel):
     first_bad_index: list[int] | None = None
     inputs_unchanged: bool = True
     wrote_into_out: bool = True
+    hazards: bool = Field(default=False, description="inputs with rows of zeros and of extreme magnitudes")
     message: str = ""
 
 
 class Timing(BaseModel):
-    """Per-call device time, microseconds, over `reps` L2-flushed calls after warm-up."""
+    """Per-call time of one contestant in one scope, microseconds: the median over batches and its CI."""
 
     median_us: float
-    p10_us: float
-    p90_us: float
-    reps: int
-    method: Literal["events", "graph", "wall"] = "events"
+    ci_low_us: float | None = Field(default=None, description="confidence interval of the median (batches)")
+    ci_high_us: float | None = None
+    batches: int = 0
+    calls_per_batch: int = 0
+    batch_us: list[float] = Field(default_factory=list, description="per-call time of each batch, in order")
+    method: Literal["eager", "graph", "wall", "events"] = "eager"
+    # Records from before the judge: percentiles of single calls timed in the candidate's process.
+    p10_us: float | None = None
+    p90_us: float | None = None
+    reps: int | None = None
 
     @property
-    def spread(self) -> float:
-        """(p90 - p10) / median: the noise a difference must exceed to mean anything."""
-        return (self.p90_us - self.p10_us) / self.median_us if self.median_us else 0.0
+    def half_width(self) -> float | None:
+        """Half the confidence interval relative to the median: the noise of this timing."""
+        if self.ci_low_us is None or self.ci_high_us is None or not self.median_us:
+            return None
+        return (self.ci_high_us - self.ci_low_us) / 2 / self.median_us
+
+
+class Ratio(BaseModel):
+    """How many times faster the candidate is than another contestant: the median of per-round ratios.
+
+    Each round times every contestant once, in a random order, so a ratio comes from batches timed
+    moments apart; `low`/`high` bound the median with the stated confidence (order statistics).
+    """
+
+    median: float
+    low: float | None = None
+    high: float | None = None
+    rounds: int = 0
+    confidence: float | None = None
+
+
+class ScopeResult(BaseModel):
+    """One scope of one shape: every contestant's timing, and the candidate's ratios over the others."""
+
+    candidate: Timing | None = None
+    incumbent: Timing | None = None
+    torch: Timing | None = Field(default=None, description="the torch reference op, run eagerly")
+    compiled: Timing | None = None
+    liger: Timing | None = None
+    roofline: Timing | None = Field(default=None, description="device-to-device copy of bytes_moved")
+    speedup_vs_incumbent: Ratio | None = None
+    speedup_vs_torch: Ratio | None = None
+    speedup_vs_compiled: Ratio | None = None
+    speedup_vs_liger: Ratio | None = None
+    gbps: float | None = None
+    copy_gbps: float | None = None
+    fraction_of_copy: float | None = None
+    errors: dict[str, str] = Field(default_factory=dict, description="contestant -> why it has no timing here")
+    self_reported_us: float | None = Field(
+        default=None, description="the candidate runner's own CUDA-event time per call: diagnosis only, never judged"
+    )
+
+    def timing(self, contestant: Contestant) -> Timing | None:
+        return getattr(self, contestant)
+
+    def speedup(self, against: str) -> float | None:
+        ratio = getattr(self, f"speedup_vs_{against}", None)
+        return ratio.median if ratio else None
 
 
 class ShapeBenchmark(BaseModel):
@@ -70,29 +136,67 @@ class ShapeBenchmark(BaseModel):
     dims: list[int]
     dtype: str
     bytes_moved: int
-    candidate: Timing
-    eager: Timing | None = None
-    compiled: Timing | None = None
-    liger: Timing | None = Field(
-        default=None, description="Liger-Kernel's kernel for the op (tools/liger.py), only once it matched the spec"
-    )
+    eager: ScopeResult | None = Field(default=None, description="per-call time with host launch cost")
+    graph: ScopeResult | None = Field(default=None, description="per-call time under CUDA-graph replay")
+    legacy: ScopeResult | None = Field(default=None, description="records from before the judge (untrusted)")
+    ceiling_gbps: float | None = Field(default=None, description="a large copy: above this is not from DRAM")
     liger_status: LigerStatus | None = Field(
         default=None, description="how the Liger baseline ended, when it was asked for; the note says why"
     )
-    incumbent: Timing | None = Field(default=None, description="the current best, timed in the same process")
-    copy_roofline: Timing | None = Field(default=None, description="device-to-device copy of bytes_moved")
-    graph: Timing | None = Field(default=None, description="CUDA-graph replay, decode shapes only")
-    graph_eager: Timing | None = None
-    gbps: float
-    copy_gbps: float | None = None
-    ceiling_gbps: float | None = Field(default=None, description="1 GiB copy: above this is not from DRAM")
-    fraction_of_copy: float | None = None
-    speedup_vs_eager: float | None = None
-    speedup_vs_compiled: float | None = None
-    speedup_vs_liger: float | None = None
-    speedup_vs_incumbent: float | None = None
-    status: Literal["ok", "measurement_error", "wrong_after_timing"] = "ok"
+    status: Literal["ok", "measurement_error", "wrong_after_timing", "failed"] = "ok"
     note: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_legacy(cls, data):
+        """A pre-judge record (one `candidate` Timing and flat ratios) becomes its `legacy` scope."""
+        if not isinstance(data, dict) or "candidate" not in data:
+            return data
+        data = {k: v.model_dump() if isinstance(v, BaseModel) else v for k, v in data.items()}
+        ratio = {
+            f"speedup_vs_{new}": {"median": data.pop(f"speedup_vs_{old}")}
+            for old, new in (
+                ("incumbent", "incumbent"),
+                ("eager", "torch"),
+                ("compiled", "compiled"),
+                ("liger", "liger"),
+            )
+            if data.get(f"speedup_vs_{old}") is not None
+        }
+        legacy = {
+            "candidate": {**data.pop("candidate"), "method": "events"},
+            "incumbent": data.pop("incumbent", None),
+            "torch": data.pop("eager", None),
+            "compiled": data.pop("compiled", None),
+            "liger": data.pop("liger", None),
+            "roofline": data.pop("copy_roofline", None),
+            "gbps": data.pop("gbps", None),
+            "copy_gbps": data.pop("copy_gbps", None),
+            "fraction_of_copy": data.pop("fraction_of_copy", None),
+            **ratio,
+        }
+        for key in ("graph", "graph_eager", *(f"speedup_vs_{k}" for k in ("incumbent", "eager", "compiled", "liger"))):
+            data.pop(key, None)
+        for name in ("incumbent", "torch", "compiled", "liger", "roofline"):
+            if legacy[name] is not None:
+                legacy[name] = {**legacy[name], "method": "events"}
+        data["legacy"] = legacy
+        return data
+
+    def scope(self, name: ScopeName | None = None) -> ScopeResult | None:
+        """A scope by name; None: the one decisions use (graph where it exists, else eager, else legacy)."""
+        if name is not None:
+            return getattr(self, name)
+        return self.graph or self.eager or self.legacy
+
+    def scope_name(self) -> ScopeName | None:
+        return next((n for n in ("graph", "eager", "legacy") if getattr(self, n) is not None), None)
+
+    def bound(self) -> Literal["host", "device"] | None:
+        """host: the eager call costs well over its graph replay (launch overhead dominates); else device."""
+        if not (self.eager and self.graph and self.eager.candidate and self.graph.candidate):
+            return None
+        return "host" if self.eager.candidate.median_us > 1.5 * self.graph.candidate.median_us else "device"
 
 
 class KernelSource(BaseModel):
@@ -105,6 +209,9 @@ class CompileInfo(BaseModel):
     import_seconds: float = 0.0
     first_call_seconds: dict[str, float] = Field(default_factory=dict)
     sources: list[KernelSource] = Field(default_factory=list)
+    reported_by: Literal["runner"] = Field(
+        default="runner", description="import and first-call times and sources come from the candidate's runner"
+    )
 
 
 class ShapeProfile(BaseModel):
@@ -117,6 +224,18 @@ class ShapeProfile(BaseModel):
     registers_per_thread: int | None = None
     local_memory_spill_requests: float | None = None
     raw: dict[str, str] = Field(default_factory=dict)
+
+
+class Confinement(BaseModel):
+    """How the runners that imported candidate code were confined (tools/evaluator/confine.py)."""
+
+    mode: Literal["root", "user"] = Field(description="root: each runner as its own unprivileged uid")
+    uid_separation: bool = False
+    network: Literal["isolated", "open"] = "open"
+    env: Literal["allow-list"] = "allow-list"
+    judge_dumpable: bool = True
+    transport: Literal["device", "host"] = "host"
+    notes: list[str] = Field(default_factory=list)
 
 
 class Environment(BaseModel):
@@ -148,6 +267,7 @@ class EvalRecord(BaseModel):
     shapes: list[str]
     seeds: list[int] = Field(default_factory=list)
     environment: Environment | None = None
+    confinement: Confinement | None = None
     stages: list[StageResult] = Field(default_factory=list)
     compile: CompileInfo | None = None
     correctness: list[ShapeCorrectness] = Field(default_factory=list)
@@ -157,38 +277,34 @@ class EvalRecord(BaseModel):
     def stage(self, name: StageName) -> StageResult | None:
         return next((s for s in self.stages if s.name == name), None)
 
-    def median_gbps(self) -> float | None:
+    def decision_scope(self) -> ScopeName | None:
+        """The scope decisions use: graph where every timed shape has one, else eager, else legacy."""
+        for name in ("graph", "eager", "legacy"):
+            if self.benchmark and all(b.scope(name) and b.scope(name).candidate for b in self.benchmark):
+                return name
+        return None
+
+    def _scopes(self, scope: ScopeName | None) -> list[ScopeResult]:
+        scope = scope or self.decision_scope()
+        results = [b.scope(scope) for b in self.benchmark] if scope else []
+        return [r for r in results if r is not None]
+
+    def median_gbps(self, scope: ScopeName | None = None) -> float | None:
         """GB/s of the median timed shape; None when nothing was timed."""
-        values = [b.gbps for b in self.benchmark]
+        values = [r.gbps for r in self._scopes(scope) if r.gbps]
         return statistics.median(values) if values else None
 
-    def median_fraction_of_copy(self) -> float | None:
+    def median_fraction_of_copy(self, scope: ScopeName | None = None) -> float | None:
         """Fraction of the size-matched copy of the median timed shape; None without a roofline."""
-        values = [b.fraction_of_copy for b in self.benchmark if b.fraction_of_copy]
+        values = [r.fraction_of_copy for r in self._scopes(scope) if r.fraction_of_copy]
         return statistics.median(values) if values else None
 
-    def geomean_speedup(self, against: Literal["eager", "compiled", "liger", "incumbent"] = "eager") -> float | None:
-        values = [getattr(b, f"speedup_vs_{against}") for b in self.benchmark if getattr(b, f"speedup_vs_{against}")]
+    def geomean_speedup(
+        self,
+        against: Literal["torch", "compiled", "liger", "incumbent"] = "torch",
+        scope: ScopeName | None = None,
+    ) -> float | None:
+        values = [r.speedup(against) for r in self._scopes(scope) if r.speedup(against)]
         if not values:
             return None
         return math.exp(sum(math.log(v) for v in values) / len(values))
-
-
-class EvalRequest(BaseModel):
-    """What the parent asks the child process to do (written as JSON next to the result log)."""
-
-    op: str
-    backend: str
-    candidate: str | None = Field(default=None, description="kernel file; None = the torch reference op")
-    shapes: list[str]
-    hidden_shapes: list[str]
-    random_hidden_dims: list[int] | None = None
-    dtypes: list[str]
-    seeds: list[int]
-    device: Literal["cuda", "cpu"]
-    stages: list[StageName]
-    baselines: list[Baseline] = Field(default_factory=lambda: ["eager", "compiled"])
-    graph: bool = True
-    target: str = "auto"
-    incumbent: str | None = Field(default=None, description="kernel file of the current best, timed alongside")
-    max_reps: int = Field(default=400, ge=20, description="timed calls per variant at most (fewer when slow)")

@@ -1,13 +1,13 @@
-"""Run the worker in a child process with a timeout, and explain how it ended.
+"""Run a child process with a timeout, and explain how it ended.
 
 The child gets its own process group, so a timeout kills it and anything it
 started. Its event log is read as it grows (for progress) and after it ends
 (for the results), so a crash loses only the stage that was running.
 
-Not a security boundary: the child runs as the same user with the same file
-access. It protects the loop from a candidate that hangs, crashes the
-interpreter or corrupts the CUDA context, not from one that sets out to harm
-the machine.
+This is process hygiene, not the trust boundary: a child that imports
+candidate code is started through tools/evaluator/confined.py (its own uid,
+no network, an allow-listed environment), and its word decides nothing the
+judge did not verify (tools/evaluator/judge.py).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from tools.candidate import PROJECT_ROOT
+from tools.paths import PROJECT_ROOT
 
 POLL_SECONDS = 0.2
 

@@ -27,7 +27,7 @@ import torch
 
 from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
 from kernels.rms_norm.spec import HIDDEN_SHAPES, LLAMA_EPS, random_hidden_shape
-from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec, Tolerance
+from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec, Tolerance, hazard_rows
 from kernels.validation import (
     SUPPORTED_DTYPES,
     require_contiguous,
@@ -116,6 +116,14 @@ def check_inputs(x, residual, weight, eps, out=None, *, require_gpu: bool = True
     _check_out_pair(out, x)
 
 
+def hazards(x, residual, weight, eps):
+    """Rows of zeros in both, rows up to 1e4 and of 1e-4, and a row where x = -residual (the sum is exactly 0)."""
+    x, residual = hazard_rows(x, 1e4), hazard_rows(residual, 1e4)
+    if x.shape[0] > 3:
+        x[3] = -residual[3]
+    return x, residual, weight, eps
+
+
 def _shapes() -> tuple[NamedShape, ...]:
     shapes = []
     for model, dims in MODELS.items():
@@ -143,6 +151,7 @@ SPEC = OpSpec(
     hidden_shapes=HIDDEN_SHAPES,
     tolerances=TOLERANCES,
     random_hidden_shape=random_hidden_shape,
+    hazards=hazards,
     outputs=OUTPUTS,
     output_tolerances={"sum": EXACT},
 )

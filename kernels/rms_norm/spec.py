@@ -19,7 +19,7 @@ import random
 import torch
 
 from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
-from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec
+from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec, hazard_rows
 from kernels.validation import (
     SUPPORTED_DTYPES,
     check_out,
@@ -97,7 +97,14 @@ HIDDEN_SHAPES = (
     NamedShape("hidden/3x1000", (3, 1000)),
     NamedShape("hidden/129x4097", (129, 4097)),
     NamedShape("hidden/1x5120", (1, 5120)),
+    # More tokens than every named shape (32768) and no power of two.
+    NamedShape("hidden/long-prompt-33001", (33001, 128)),
 )
+
+
+def hazards(x, weight, eps):
+    """Rows of x of zeros (the norm is eps alone), of |x| up to 1e4 and of 1e-4 (below eps)."""
+    return hazard_rows(x, 1e4), weight, eps
 
 
 def random_hidden_shape(rng: random.Random) -> NamedShape:
@@ -119,4 +126,5 @@ SPEC = OpSpec(
     hidden_shapes=HIDDEN_SHAPES,
     tolerances=TOLERANCES,
     random_hidden_shape=random_hidden_shape,
+    hazards=hazards,
 )

@@ -31,7 +31,7 @@ from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
 from kernels.rope.spec import check_inputs as check_rope_inputs
 from kernels.rope.spec import reference as rope_reference
 from kernels.rope.spec import rope_tables
-from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec
+from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec, hazard_rows
 from kernels.validation import require_contiguous, require_tensor
 
 OUTPUTS = ("q", "k")
@@ -132,7 +132,14 @@ HIDDEN_SHAPES = (
     NamedShape("hidden/batch3-seq33-8q-2kv-d128", (3, 33, 8, 2, 128)),
     NamedShape("hidden/seq120-7q-7kv-d96", (1, 120, 7, 7, 96)),
     NamedShape("hidden/decode5-9q-3kv-d80", (5, 1, 9, 3, 80)),
+    # A prompt longer than every named one and no power of two.
+    NamedShape("hidden/long-prompt-17417", (1, 17417, 4, 1, 64)),
 )
+
+
+def hazards(q, k, sin, cos):
+    """Rows of q and k of zeros, of magnitudes up to 1e4 and of 1e-4."""
+    return hazard_rows(q, 1e4), hazard_rows(k, 1e4), sin, cos
 
 
 def random_hidden_shape(rng: random.Random) -> NamedShape:
@@ -156,4 +163,5 @@ SPEC = OpSpec(
     random_hidden_shape=random_hidden_shape,
     outputs=OUTPUTS,
     output_shapes=output_shapes,
+    hazards=hazards,
 )

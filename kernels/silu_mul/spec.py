@@ -23,7 +23,7 @@ import random
 import torch
 
 from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
-from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec
+from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec, hazard_rows
 from kernels.validation import (
     SUPPORTED_DTYPES,
     check_out,
@@ -96,7 +96,14 @@ HIDDEN_SHAPES = (
     NamedShape("hidden/3x2x4097", (3, 2 * 4097)),
     NamedShape("hidden/1x2x11008", (1, 2 * 11008)),
     NamedShape("hidden/257x2x64", (257, 2 * 64)),
+    # More tokens than every named shape and no power of two.
+    NamedShape("hidden/long-prompt-17417", (17417, 2 * 96)),
 )
+
+
+def hazards(x):
+    """Rows of zeros, of gate and up up to 80 (the sigmoid saturates both ways; the product fits fp16) and of 1e-4."""
+    return (hazard_rows(x, 80.0),)
 
 
 def random_hidden_shape(rng: random.Random) -> NamedShape:
@@ -120,5 +127,6 @@ SPEC = OpSpec(
     hidden_shapes=HIDDEN_SHAPES,
     tolerances=TOLERANCES,
     random_hidden_shape=random_hidden_shape,
+    hazards=hazards,
     output_shapes=lambda x: (output_shape(x),),
 )

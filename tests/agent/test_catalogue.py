@@ -7,7 +7,7 @@ import ast
 import pytest
 
 from agent.policies.catalogue import CATALOGUE
-from tools.candidate import default_candidate
+from tools.paths import default_candidate
 
 
 def _literals(op: str, backend: str) -> dict:

@@ -10,7 +10,7 @@ import pytest
 
 from agent.policies.source_edit import read_literal
 from agent.variant import parse_settings, write_variant
-from tools.candidate import default_candidate
+from tools.paths import default_candidate
 
 ROOT = Path(__file__).resolve().parents[2]
 ROPE_TL = default_candidate("rope", "tilelang")

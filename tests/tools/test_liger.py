@@ -18,7 +18,7 @@ from kernels.registry import spec as op_spec
 from tests.tools import candidates
 from tools import liger
 from tools.bench import run_bench
-from tools.evaluate import evaluate
+from tools.evaluator.evaluate import evaluate
 from tools.records import EvalRecord, ShapeBenchmark, Timing
 from tools.report import bench_markdown, shape_rows
 
@@ -219,12 +219,13 @@ def test_without_liger_the_eval_record_carries_a_note_and_no_timing(tmp_path):
         device="cpu",
         baselines=("eager", "liger"),
         timeout_s=60,
+        batches=3,
     )
     assert record.status == "ok", record.message
     assert record.benchmark
     for b in record.benchmark:
-        assert b.status == "ok" and b.eager is not None and b.speedup_vs_eager
-        assert b.liger is None and b.speedup_vs_liger is None and b.liger_status == "unavailable"
+        assert b.status == "ok" and b.eager.torch is not None and b.eager.speedup_vs_torch
+        assert b.eager.liger is None and b.eager.speedup_vs_liger is None and b.liger_status == "unavailable"
         assert "liger baseline: liger-kernel not installed" in b.note
     assert record.environment.versions["liger_kernel"] == "not installed"
     assert record.geomean_speedup("liger") is None
@@ -233,12 +234,12 @@ def test_without_liger_the_eval_record_carries_a_note_and_no_timing(tmp_path):
 @pytest.mark.skipif(LIGER_INSTALLED, reason="checks what happens without liger-kernel")
 def test_without_liger_the_bench_still_writes_everything(tmp_path):
     records, json_path = run_bench(
-        "rms_norm", ("torch",), out_dir=tmp_path, shapes=["decode1"], device="cpu", timeout_s=60
+        "rms_norm", ("torch",), out_dir=tmp_path, shapes=["decode1"], device="cpu", timeout_s=60, batches=3
     )
     assert [r.status for r in records] == ["ok"]
     data = json.loads(json_path.read_text())
     rows = data["records"][0]["benchmark"]
-    assert rows and all(r["liger"] is None and r["liger_status"] == "unavailable" for r in rows)
+    assert rows and all(r["eager"]["liger"] is None and r["liger_status"] == "unavailable" for r in rows)
     assert all("liger-kernel not installed" in r["note"] for r in rows)
     markdown = json_path.with_suffix(".md").read_text()
     assert "| vs liger |" in markdown
@@ -248,10 +249,16 @@ def test_without_liger_the_bench_still_writes_everything(tmp_path):
 
 def test_a_record_without_liger_fields_still_loads():
     """Records written before the Liger baseline (benchmarks/results, examples/runs) still validate."""
-    b = ShapeBenchmark(shape="s", dims=[1], dtype="bf16", bytes_moved=1, candidate=_timing(1.0), gbps=1.0)
-    old = b.model_dump(exclude={"liger", "liger_status", "speedup_vs_liger"})
+    old = {
+        "shape": "s",
+        "dims": [1],
+        "dtype": "bf16",
+        "bytes_moved": 1,
+        "candidate": _timing(1.0).model_dump(),
+        "gbps": 1.0,
+    }
     again = ShapeBenchmark.model_validate(old)
-    assert again.liger is None and again.liger_status is None
+    assert again.legacy.liger is None and again.liger_status is None
     assert shape_rows(_record([again]))[0]["vs_liger"] == "-"
 
 
@@ -328,13 +335,13 @@ def test_liger_is_checked_and_timed_on_the_gpu(op, dtype):
         device="cuda",
         baselines=("liger",),
         graph=False,
-        max_reps=50,
+        batches=3,
         timeout_s=300,
     )
     assert record.status == "ok", record.message
     for b in record.benchmark:
         assert b.liger_status == "ok", b.note
-        assert b.liger is not None and b.liger.median_us > 0 and b.speedup_vs_liger > 0
+        assert b.eager.liger is not None and b.eager.liger.median_us > 0 and b.eager.speedup_vs_liger.median > 0
 
 
 @pytest.mark.gpu

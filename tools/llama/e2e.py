@@ -9,8 +9,11 @@ the shape set lacks, an error that grows through the layers). So before the loop
 
 both with the model plan that calls op wherever it can (`E2ESettings.op`, model.plan_for), and the
 token ids must be the same. The child, `python -m tools.llama.e2e REQUEST.json RESULT.json`, is
-the only process that imports the candidate; `check_tokens` runs it through tools/sandbox.py with a
-timeout, so a crash or a hang is a failed check with the reason, never an exception in the caller.
+the only process that imports the candidate; `check_tokens` runs it confined as the evaluator's runners
+are (tools/evaluator/confine.py: its own uid when root, no network, an allow-listed environment) through
+tools/sandbox.py with a timeout, so a crash or a hang is a failed check with the reason, never an
+exception in the caller. Its tokens are the child's word: the check can only add a rejection to the
+judge's verdict, never an acceptance.
 """
 
 from __future__ import annotations
@@ -24,8 +27,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from tools.candidate import sha256_file
+from tools.evaluator import confine
 from tools.llama.model import plan_for
+from tools.paths import sha256_file
 from tools.records import StageResult
 from tools.sandbox import run_child
 
@@ -178,15 +182,30 @@ def run_model(
         candidate=str(Path(candidate).resolve()) if candidate is not None else None,
         settings=settings,
     )
-    with tempfile.TemporaryDirectory(prefix="kw-e2e-") as tmp:
-        request_path, result_path = Path(tmp) / "request.json", Path(tmp) / "result.json"
+    extra = [Path(p) for p in (request.candidate, settings.model) if p is not None]
+    separate, _blockers = confine.can_separate(extra)
+    identity = confine.prepare(
+        f"e2e-{backend}-{sha256_file(Path(candidate) if candidate else None)[:16]}", separate_uid=separate
+    )
+    try:
+        # Request and result in the child's own scratch folder: the only place a confined child may write.
+        request_path, result_path = identity.scratch / "request.json", identity.scratch / "result.json"
         request_path.write_text(request.model_dump_json())
-        outcome = run_child(
-            "tools.llama.e2e", [str(request_path), str(result_path)], Path(tmp) / "events.jsonl", timeout_s
-        )
+        if identity.uid is not None:
+            os.chown(request_path, identity.uid, identity.uid)
+        with tempfile.TemporaryDirectory(prefix="kw-e2e-") as tmp:
+            outcome = run_child(
+                "tools.evaluator.confined",
+                [*identity.args(), "--", "tools.llama.e2e", str(request_path), str(result_path)],
+                Path(tmp) / "events.jsonl",
+                timeout_s,
+                env=confine.runner_env(identity),
+            )
         finished = outcome.returncode == 0 and not outcome.timed_out
         if finished and result_path.exists():
             return TokenRun.model_validate_json(result_path.read_text())
+    finally:
+        confine.release(identity)
     how = "exited without writing its tokens" if finished else outcome.how_it_ended
     tail = _tail(outcome.stderr_tail)
     raise ModelRunFailed(f"{how} after {outcome.seconds:.1f} s" + (f"; last output: {tail}" if tail else ""))

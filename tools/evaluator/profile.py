@@ -1,6 +1,6 @@
 """Profile stage: hardware counters per shape from `ncu` (NVIDIA) or `mcProfiler` (MetaX).
 
-The candidate runs in a child under the profiler, with profiling switched on
+The candidate's runner runs under the profiler, with profiling switched on
 only around one call per shape (after a warm-up call, so JIT work is not
 profiled). A one-element fill between shapes marks where each shape's kernels
 start. ncu is run with `--clock-control none`: the lent GPUs must keep their
@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import shutil
 import sys
 import time
+from pathlib import Path
 
-from tools.records import EvalRecord, EvalRequest, ShapeProfile, StageResult
-from tools.sandbox import run_request
+from tools.records import EvalRecord, ShapeProfile, StageResult
 
 NCU_METRICS = {
     "duration_us": "gpu__time_duration.sum",
@@ -107,8 +108,23 @@ def parse_ncu_csv(text: str, shapes: list[tuple[str, str]]) -> list[ShapeProfile
     return profiles
 
 
-def profile_candidate(record: EvalRecord, request: EvalRequest, timeout_s: float, on_event=None) -> StageResult:
-    """Run the profiler over the record's shapes; fills `record.profile`."""
+def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
+    """Run the candidate's runner under the profiler over the record's shapes; fills `record.profile`.
+
+    ncu writes its CSV to a file of the judge's (the runner cannot write there when it runs as its
+    own uid), and what it reports is for diagnosis: no decision uses it.
+    """
+    import tempfile
+
+    import torch
+
+    from kernels import registry
+    from kernels.spec import parse_dtype
+    from tools.evaluator.buffers import Arena
+    from tools.evaluator.judge import Judge
+    from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout
+    from tools.evaluator.process import RunnerFailed, RunnerProcess
+
     start = time.monotonic()
     tool = "ncu" if (record.environment and record.environment.target == "cuda") else "mcProfiler"
     if request.device != "cuda":
@@ -122,26 +138,78 @@ def profile_candidate(record: EvalRecord, request: EvalRequest, timeout_s: float
             status="skipped",
             message="mcProfiler summaries are not wired in yet; run mcProfiler by hand on MetaX",
         )
-    shapes = request.shapes[:MAX_PROFILED_SHAPES]
-    profile_request = request.model_copy(update={"shapes": shapes, "hidden_shapes": [], "random_hidden_dims": None})
-    outcome, output = run_request(
-        "tools.profile_worker", profile_request, timeout_s, on_event=on_event, prefix=ncu_command(executable)
-    )
+    spec = registry.spec(request.op)
+    shapes = list(request.shapes[:MAX_PROFILED_SHAPES])
     pairs = [(s, d) for d in request.dtypes for s in shapes]
-    record.profile = parse_ncu_csv(output, pairs)
+    folder = tempfile.mkdtemp(prefix="kw-profile-")
+    log = f"{folder}/ncu.csv"
+    separate = bool(record.confinement and record.confinement.uid_separation)
+    runner = RunnerProcess(
+        "candidate",
+        Judge.file_contestant(request),
+        device="cuda",
+        target=request.target,
+        cache_key=Judge.cache_key_of(request),
+        separate_uid=separate,
+        prefix=[*ncu_command(executable), "--log-file", log],
+    )
+    arenas: list[Arena] = []
+    try:
+        deadline = time.monotonic() + request.timeout_s
+        hello = runner.wait_hello(deadline)
+        if not hello.ok:
+            raise RunnerFailed(hello.error or "the candidate failed to import")
+        plans = []
+        for i, (shape, dtype_name) in enumerate(pairs):
+            args = spec.make_inputs(shape.dims, parse_dtype(dtype_name), i + 1, "cuda")
+            outs = spec.as_outputs(spec.empty_out(args))
+            layout = Layout(args, outs, 1, spec.multi_output)
+            pair = (
+                Arena(layout.input_bytes, torch.device("cuda"), runner_writable=False),
+                Arena(layout.output_bytes, torch.device("cuda"), runner_writable=True),
+            )
+            arenas += pair
+            ids = (2 * i + 1, 2 * i + 2)
+            for arena, arena_id in zip(pair, ids, strict=True):
+                fd = arena.export_fd()
+                try:
+                    runner.ask({"op": "map", "id": arena_id, "arena": arena.describe()}, deadline, fds=[fd])
+                finally:
+                    os.close(fd)
+            for slot in layout.inputs:
+                if slot.is_tensor:
+                    layout.input_region(pair[INPUT_ARENA].tensor, slot, 1)[0].copy_(args[slot.position])
+            torch.cuda.synchronize()
+            plan_id = 1000 + i
+            runner.ask(layout.plan(plan_id, ids[INPUT_ARENA], ids[OUTPUT_ARENA]), deadline)
+            plans.append(plan_id)
+        reply = runner.ask({"op": "profile", "plans": plans}, deadline, what="profiling")
+        ok = reply.ok
+        error = reply.error
+    except RunnerFailed as err:
+        ok, error = False, str(err)
+    finally:
+        runner.close()
+        for arena in arenas:
+            arena.close()
+    text = open(log, errors="replace").read() if os.path.exists(log) else ""
+    if os.environ.get("KW_NCU_CSV"):  # scripts/ncu_sample.py: the raw output, for the parser's fixture
+        Path(os.environ["KW_NCU_CSV"]).write_text(text)
+    shutil.rmtree(folder, ignore_errors=True)
+    record.profile = parse_ncu_csv(text, [(s.name, d) for s, d in pairs])
     seconds = time.monotonic() - start
-    if outcome.returncode != 0 or not record.profile:
-        tail = " | ".join(output.strip().splitlines()[-3:])[-500:]
+    if not ok or not record.profile:
+        tail = " | ".join(text.strip().splitlines()[-3:])[-300:]
         return StageResult(
             name="profile",
             status="failed",
-            message=f"ncu {outcome.how_it_ended}; no kernel rows parsed; last output: {tail}",
+            message=f"ncu: {error or 'no kernel rows parsed'}; last output: {tail}"[:800],
             seconds=seconds,
         )
     return StageResult(
         name="profile",
         status="ok",
-        message=f"{len(record.profile)} kernel launches profiled",
+        message=f"{len(record.profile)} kernel launches profiled (ncu, diagnosis only)",
         seconds=seconds,
     )
 
@@ -159,4 +227,4 @@ def summarise(profiles: list[ShapeProfile]) -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover - convenience: print the ncu command line
-    print(" ".join(ncu_command()) + " " + sys.executable + " -m tools.profile_worker REQUEST EVENTS")
+    print(" ".join(ncu_command()) + " " + sys.executable + " -m tools.evaluator.runner ...")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tools.profile import ncu_command, parse_ncu_csv, summarise
+from tools.evaluator.profile import ncu_command, parse_ncu_csv, summarise
 
-SAMPLE = (Path(__file__).parent / "data" / "ncu_raw.csv").read_text()
+SAMPLE = (Path(__file__).parents[1] / "data" / "ncu_raw.csv").read_text()
 SHAPES = [("llama3-8b/decode8", "bf16"), ("llama3-8b/prefill2048", "bf16")]
 
 

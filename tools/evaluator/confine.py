@@ -1,0 +1,324 @@
+"""Confining the processes that import candidate code: who they run as, what they see, what they keep.
+
+The judge's side prepares a runner's identity (`prepare`): a scratch folder for its HOME's
+temporary files, a compile cache of its own (per candidate, by content hash, so a candidate cannot
+poison the cache another candidate loads), and an environment built from an allow-list (no API
+keys, no evaluation markers). `enter` is the runner's first act, before it imports anything that
+is not the standard library:
+
+- as root, it leaves the network (a network namespace of its own: no interface but a down
+  loopback) and, where the interpreter and the project are readable by other users, becomes an
+  unprivileged uid of its own (`uid_separation`): then it cannot write the checkout, the run folder
+  or another runner's files, and cannot read the judge's memory or environment;
+- as any user, it forbids itself new privileges (no setuid binaries), core dumps and group access.
+
+The judge makes itself non-dumpable (`make_non_dumpable`), so a runner of the same uid cannot read
+its memory or its environment through /proc either.
+
+What this does NOT protect against, stated in README.md: a runner of the same uid (a non-root
+judge, or root without uid separation) can write whatever that user can write and read other
+processes of that user; a runner can fork a process that outlives its stop signal and burns CPU
+while other contestants are timed (GPU work left running is caught by the judge's quiet check);
+a kernel can read any GPU memory its own mappings reach.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import os
+import re
+import resource
+import shutil
+import signal
+import stat
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CLONE_NEWNET = 0x40000000
+PR_SET_DUMPABLE = 4
+PR_SET_NO_NEW_PRIVS = 38
+PR_SET_PDEATHSIG = 1
+# Runner uids: far above any human or system account, unique per (judge pid, runner).
+UID_BASE = 300_000
+UIDS_PER_JUDGE = 64
+
+# Variables a runner inherits as they are. Everything else is dropped (API keys, tokens, the
+# project's own KW_* settings); a name that looks like a secret is dropped even when listed.
+ALLOWED = frozenset(
+    {
+        "PATH",
+        "LANG",
+        "LC_ALL",
+        "LC_CTYPE",
+        "TZ",
+        "TERM",
+        "PYTHONPATH",
+        "LD_LIBRARY_PATH",
+        "OMP_NUM_THREADS",
+        "MKL_NUM_THREADS",
+        "CUDA_VISIBLE_DEVICES",
+        "CUDA_HOME",
+        "CUDA_PATH",
+        "TRITON_INTERPRET",  # NineToothed kernels under Triton's interpreter (CPU tests)
+        "KW_TILELANG_TARGET",  # TileLang's C target (CPU tests): a setting of the kernel files, not of the judge
+    }
+)
+ALLOWED_PREFIXES = ("NCCL_", "NVIDIA_", "TORCH_SYMM_MEM_", "NVSHMEM_", "TILELANG_", "TVM_", "MACA_", "MX")
+SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH", re.IGNORECASE)
+# Cache locations the kernel libraries read: all inside the runner's own cache folder.
+CACHE_VARIABLES = {
+    "TRITON_CACHE_DIR": "triton",
+    "TILELANG_CACHE_DIR": "tilelang",
+    "TORCHINDUCTOR_CACHE_DIR": "inductor",
+    "CUDA_CACHE_PATH": "nv",
+    "XDG_CACHE_HOME": "xdg",
+}
+
+
+def is_root() -> bool:
+    return os.geteuid() == 0
+
+
+def runner_root() -> Path:
+    """Where runners' caches and scratch folders live: traversable by runner uids, writable by the judge only."""
+    base = Path(os.environ.get("KW_RUNNER_DIR") or Path(tempfile.gettempdir()) / f"kernel-workbench-{os.geteuid()}")
+    base.mkdir(parents=True, exist_ok=True)
+    os.chmod(base, 0o711)
+    return base
+
+
+def readable_by_others(path: Path) -> bool:
+    """Whether a user other than the owner (and not root) can reach and read `path`."""
+    path = Path(path).resolve()
+    try:
+        for parent in reversed(path.parents):
+            if not os.stat(parent).st_mode & stat.S_IXOTH:
+                return False
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(mode) else 0)
+    return mode & need == need
+
+
+def separation_blockers(paths: list[Path]) -> list[str]:
+    """The paths a runner of another uid could not read (why uid separation is off), empty when none."""
+    return [str(p) for p in paths if p and not readable_by_others(p)]
+
+
+def interpreter_paths() -> list[Path]:
+    """What every confined process must read: the interpreter, its standard library, torch, this project."""
+    import importlib.util
+
+    torch_spec = importlib.util.find_spec("torch")
+    paths = [Path(sys.executable), Path(os.__file__), Path(__file__).resolve().parents[2] / "tools"]
+    if torch_spec and torch_spec.origin:
+        paths.append(Path(torch_spec.origin).parent)
+    paths += [Path(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return paths
+
+
+def can_separate(extra: list[Path]) -> tuple[bool, list[str]]:
+    """(uid separation possible, the paths that prevent it): root, and everything readable by other users."""
+    if not is_root():
+        return False, []
+    blockers = separation_blockers([*interpreter_paths(), *extra])
+    return not blockers, blockers
+
+
+@dataclass
+class Identity:
+    """Who a runner is and where it may write. `uid` None: it keeps the judge's uid."""
+
+    key: str
+    home: Path
+    scratch: Path
+    uid: int | None = None
+    isolate_network: bool = False
+    cpu: int | None = None  # the one core the runner runs on (GPU hosts with cores to spare)
+    notes: list[str] = field(default_factory=list)
+    _lock: int | None = None
+
+    def args(self, direct_child: bool = True) -> list[str]:
+        """The runner's command-line options that `enter` reads (`direct_child`: no profiler in between)."""
+        args = ["--home", str(self.home), "--scratch", str(self.scratch)]
+        if self.uid is not None:
+            args += ["--uid", str(self.uid)]
+        if self.isolate_network:
+            args.append("--isolate-network")
+        if self.cpu is not None:
+            args += ["--cpu", str(self.cpu)]
+        return [*args, "--parent", str(os.getpid())] if direct_child else args
+
+
+_counter = 0
+
+
+def _next_uid() -> int:
+    global _counter
+    _counter += 1
+    return UID_BASE + (os.getpid() % 1_000_000) * UIDS_PER_JUDGE + _counter % UIDS_PER_JUDGE
+
+
+def _chown_tree(path: Path, uid: int) -> None:
+    os.chown(path, uid, uid)
+    for root, dirs, files in os.walk(path):
+        for name in dirs + files:
+            try:
+                os.chown(os.path.join(root, name), uid, uid, follow_symlinks=False)
+            except FileNotFoundError:
+                continue
+
+
+def prepare(cache_key: str, *, separate_uid: bool) -> Identity:
+    """A runner's identity: a fresh scratch folder and the compile cache of `cache_key` (locked for it)."""
+    base = runner_root()
+    caches = base / "caches"
+    caches.mkdir(exist_ok=True)
+    os.chmod(caches, 0o711)
+    _sweep(base)
+    scratch = Path(tempfile.mkdtemp(prefix=f"scratch-{os.getpid()}-", dir=base))
+    identity = Identity(key=cache_key, home=caches / cache_key, scratch=scratch, isolate_network=is_root())
+    identity.home.mkdir(exist_ok=True)
+    lock = os.open(caches / f"{cache_key}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        identity._lock = lock
+    except BlockingIOError:  # another runner of the same file holds its cache: start cold instead of waiting
+        os.close(lock)
+        identity.home = Path(tempfile.mkdtemp(prefix="cold-cache-", dir=scratch))
+        identity.notes.append(f"cache of {cache_key} in use by another runner; this one started with an empty cache")
+    if separate_uid and is_root():
+        identity.uid = _next_uid()
+        _chown_tree(identity.home, identity.uid)
+        os.chown(scratch, identity.uid, identity.uid)
+    os.chmod(identity.home, 0o700)
+    os.chmod(scratch, 0o700)
+    return identity
+
+
+def _sweep(base: Path) -> None:
+    """Scratch folders of judges that died without cleaning up (a killed `agent optimize`)."""
+    for folder in base.glob("scratch-*-*"):
+        pid = folder.name.split("-")[1]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def release(identity: Identity) -> None:
+    """After the runner ended: its leftovers killed, its cache the judge's again, its scratch gone."""
+    if identity.uid is not None:
+        kill_uid(identity.uid)
+        if identity.home.exists():
+            _chown_tree(identity.home, os.geteuid())
+    shutil.rmtree(identity.scratch, ignore_errors=True)
+    if identity._lock is not None:
+        os.close(identity._lock)
+        identity._lock = None
+
+
+def kill_uid(uid: int) -> int:
+    """SIGKILL every process of `uid` (a runner's forked leftovers); how many there were."""
+    killed = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.stat(f"/proc/{entry}").st_uid == uid:
+                os.kill(int(entry), signal.SIGKILL)
+                killed += 1
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+    return killed
+
+
+def escaped(uid: int, pgid: int) -> list[int]:
+    """Processes of a runner's uid outside its process group: a fork that got away from its stop signal."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.stat(f"/proc/{entry}").st_uid == uid and os.getpgid(int(entry)) != pgid:
+                found.append(int(entry))
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+    return found
+
+
+def runner_env(identity: Identity, base: dict[str, str] | None = None) -> dict[str, str]:
+    """The runner's whole environment: the allow-list of `base`, and its own HOME, TMPDIR and caches."""
+    base = dict(os.environ if base is None else base)
+    env = {
+        name: value
+        for name, value in base.items()
+        if (name in ALLOWED or name.startswith(ALLOWED_PREFIXES)) and not SECRET.search(name)
+    }
+    env.update(
+        HOME=str(identity.home),
+        TMPDIR=str(identity.scratch),
+        USER="kw-runner",
+        LOGNAME="kw-runner",
+        PYTHONUNBUFFERED="1",
+        PYTHONDONTWRITEBYTECODE="1",
+    )
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    for name, sub in CACHE_VARIABLES.items():
+        env[name] = str(identity.home / sub)
+    return env
+
+
+def make_non_dumpable() -> bool:
+    """The judge's memory and environment become unreadable to processes of its uid (ptrace, /proc)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+    except OSError:
+        return False
+
+
+def is_dumpable() -> bool:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(3, 0, 0, 0, 0) == 1  # PR_GET_DUMPABLE
+    except OSError:
+        return True
+
+
+# ---------------------------------------------------------------------------------------------- runner side
+
+
+def enter(
+    *, uid: int | None, isolate_network: bool, scratch: str, cpu: int | None = None, parent: int | None = None
+) -> dict:
+    """The runner confines itself (standard library only: nothing it imported can interfere). Facts it reached."""
+    facts: dict = {"uid": os.getuid(), "network": "open"}
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})  # its host-side timing is not moved between cores mid-batch
+        facts["cpu"] = cpu
+    libc = ctypes.CDLL(None, use_errno=True)
+    if isolate_network:
+        if libc.unshare(CLONE_NEWNET) == 0:
+            facts["network"] = "isolated"
+        else:
+            facts["network_error"] = os.strerror(ctypes.get_errno())
+    if uid is not None:
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+        facts["uid"] = os.getuid()
+    libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    # Dies with the judge (set after the uid change, which clears it): a runner stopped between turns
+    # would otherwise wait forever for a judge that was killed.
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)  # the judge died before this line: nobody will ask anything
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    os.umask(0o077)
+    os.chdir(scratch)
+    facts["no_new_privs"] = True
+    facts["python"] = sys.version.split()[0]
+    return facts

@@ -1,0 +1,91 @@
+"""The trusted contestants a runner can host instead of a kernel file: the yardsticks of a shape.
+
+Each is a function with the op's calling convention, `fn(*args, out=...)`, writing its result
+into the judge's buffers so the judge checks it like a candidate's:
+
+- torch: the reference op run eagerly (fp32 math, one rounding, then a copy into `out`);
+- compiled: `torch.compile` of the same, the copy into `out` inside the compiled graph;
+- liger: Liger-Kernel's kernel for the op (tools/liger.py), bound once per buffer set (its layout
+  preparation is not timed) and its fresh result copied into `out` (its API has no `out=`);
+- copy: a device-to-device copy of a buffer, the roofline of a memory-bound op;
+- null: one tiny kernel per batch, so the judge can measure what a batch costs that does nothing.
+
+Imported only inside runner processes: the judge never runs a timed contestant itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+
+
+def _write(spec, out, value) -> None:
+    for buffer, part in zip(spec.as_outputs(out), spec.as_outputs(value), strict=True):
+        buffer.copy_(part)
+
+
+def torch_reference(op: str) -> Callable:
+    from kernels.registry import torch_implementation
+
+    return torch_implementation(op)
+
+
+def compiled(op: str) -> Callable:
+    from kernels.registry import spec as op_spec
+
+    spec = op_spec(op)
+
+    def reference_into(*args, out):
+        _write(spec, out, spec.expected(args, args[0].dtype))
+        return out
+
+    return torch.compile(reference_into)
+
+
+def liger(op: str) -> Callable:
+    from kernels.registry import spec as op_spec
+    from tools import liger as liger_adapters
+
+    adapter, fn = liger_adapters.load(op)
+    spec = op_spec(op)
+    bound: dict[tuple, object] = {}
+
+    def liger_call(*args, out):
+        key = tuple(a.data_ptr() if isinstance(a, torch.Tensor) else a for a in args)
+        if key not in bound:
+            bound[key] = adapter.bind(fn, args)
+        call = bound[key]
+        _write(spec, out, call.outputs(call.run()))
+        return out
+
+    return liger_call
+
+
+def copy(src: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
+    out.copy_(src)
+    return out
+
+
+def null(device: str) -> Callable:
+    touch = torch.zeros(1, device=device)
+
+    def nothing(*args, out=None):
+        touch.add_(1)
+        return out
+
+    return nothing
+
+
+def builtin(name: str, op: str, device: str) -> Callable:
+    if name == "torch":
+        return torch_reference(op)
+    if name == "compiled":
+        return compiled(op)
+    if name == "liger":
+        return liger(op)
+    if name == "copy":
+        return copy
+    if name == "null":
+        return null(device)
+    raise ValueError(f"unknown built-in contestant {name!r}")

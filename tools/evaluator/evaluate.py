@@ -1,0 +1,238 @@
+"""Evaluate one candidate kernel: static lint -> compile -> correctness -> benchmark -> profile.
+
+This process is the judge (tools/evaluator/judge.py): it reads the candidate file only to lint it
+(tools/evaluator/static_check.py, a fast check that explains itself, never the boundary) and to
+hash it; everything that imports the candidate runs in runner processes. Stages stop at the first
+failure, and a runner that hangs, crashes or lies fails that candidate with the reason, never the
+caller.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import random
+import secrets
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import torch
+
+from kernels import registry
+from kernels import target as targets
+from kernels.spec import DTYPES, NamedShape
+from tools.env import collect_environment
+from tools.evaluator.judge import Judge, JudgeRequest, StageFailed
+from tools.evaluator.process import RunnerFailed, RunnerProcess
+from tools.evaluator.static_check import check_file
+from tools.liger import installed_version
+from tools.paths import PROJECT_ROOT, default_candidate, sha256_file
+from tools.records import EvalRecord, StageResult
+
+DEFAULT_TIMEOUT_S = 900.0
+DEFAULT_BATCHES = 10
+
+
+def harness_sha256() -> str:
+    """Hash of the evaluator and the specs: records with different hashes were measured by different rulers."""
+    digest = hashlib.sha256()
+    files = [
+        *sorted((PROJECT_ROOT / "tools" / "evaluator").glob("*.py")),
+        PROJECT_ROOT / "kernels" / "spec.py",
+        PROJECT_ROOT / "kernels" / "validation.py",
+        *sorted((PROJECT_ROOT / "kernels").glob("*/spec.py")),
+    ]
+    for file in files:
+        digest.update(file.relative_to(PROJECT_ROOT).as_posix().encode())
+        digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+def resolve_device(device: str) -> str:
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cuda" and not torch.cuda.is_available():
+        raise RuntimeError("--device cuda was asked for, but PyTorch sees no GPU here")
+    return device
+
+
+def evaluate(
+    op: str,
+    backend: str,
+    candidate: str | Path | None = None,
+    *,
+    shapes: list[str] | None = None,
+    dtypes: tuple[str, ...] = ("bf16",),
+    benchmark: bool = True,
+    profile: bool = False,
+    baselines: tuple[str, ...] = ("eager", "compiled"),
+    graph: bool = True,
+    device: str = "auto",
+    target: str = "auto",
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    incumbent: str | Path | None = None,
+    on_event: Callable[[dict], None] | None = None,
+    batches: int = DEFAULT_BATCHES,
+    stage_timeouts: dict[str, float] | None = None,
+    static_check: bool = True,
+) -> EvalRecord:
+    """Evaluate `candidate` (default: the backend's kernel file) and return the full record.
+
+    With `incumbent` (the current best kernel file), every batch of the candidate is paired with one of
+    the incumbent's in the same round, so `speedup_vs_incumbent` is a ratio of batches timed moments
+    apart. `baselines` may add "liger" (Liger-Kernel's kernel for the op). `batches`: rounds per shape
+    (each times every contestant once per scope). `static_check=False` skips the lint: the judge's
+    verdict must not depend on it, and the adversarial tests check that it does not.
+    """
+    spec = registry.spec(op)
+    registry.check_backend(backend)
+    for name in dtypes:
+        if name not in DTYPES:
+            raise ValueError(f"unknown dtype {name!r}; choose from {', '.join(DTYPES)}")
+    if batches < 3:
+        raise ValueError(f"batches must be at least 3 (a median needs rounds to compare); got {batches}")
+    selected = spec.select(shapes)
+    device = resolve_device(device)
+    target_info = targets.select(target)
+    path = Path(candidate).resolve() if candidate is not None else default_candidate(op, backend)
+    if path is not None and not path.is_file():
+        raise FileNotFoundError(f"candidate file {path} does not exist")
+    if incumbent is not None and not Path(incumbent).is_file():
+        raise FileNotFoundError(f"incumbent file {incumbent} does not exist")
+    rng = random.Random(secrets.randbits(64))
+    hidden = (*spec.hidden_shapes, spec.random_hidden_shape(rng))
+    hidden = tuple(NamedShape(s.name, tuple(s.dims)) for s in hidden)
+    record = EvalRecord(
+        op=op,
+        backend=backend,
+        candidate=str(path) if path else "torch reference",
+        candidate_sha256=sha256_file(path),
+        harness_sha256=harness_sha256(),
+        started=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        dtypes=list(dtypes),
+        shapes=[s.name for s in selected],
+        environment=collect_environment(target_info),
+    )
+    if "liger" in baselines and record.environment is not None:
+        # Only when asked for: other records (and `agent compare`'s version match) stay as they were.
+        record.environment.versions["liger_kernel"] = installed_version() or "not installed"
+    emit = on_event or (lambda event: None)
+    start = time.monotonic()
+    try:
+        if _lint(record, path, backend, static_check, emit):
+            request = JudgeRequest(
+                op=op,
+                backend=backend,
+                candidate=path,
+                shapes=tuple(selected),
+                hidden=hidden,
+                dtypes=tuple(dtypes),
+                device=device,
+                target=target,
+                incumbent=Path(incumbent).resolve() if incumbent else None,
+                baselines=tuple(baselines),
+                graph=graph,
+                batches=batches,
+                timeout_s=timeout_s,
+                stage_timeouts=dict(stage_timeouts or {}),
+            )
+            _judge(record, spec, request, benchmark, profile, emit)
+    finally:
+        record.seconds = time.monotonic() - start
+    failed = next((s for s in record.stages if s.status == "failed"), None)
+    record.status = "failed" if failed else "ok"
+    record.failed_stage = failed.name if failed else None
+    record.message = f"{failed.name}: {failed.message}" if failed else _summary(record)
+    return record
+
+
+def _lint(record: EvalRecord, path: Path | None, backend: str, enabled: bool, emit) -> bool:
+    emit({"event": "stage_start", "stage": "static"})
+    t0 = time.monotonic()
+    if path is None:
+        result = StageResult(name="static", status="ok", message="torch reference: nothing to check")
+    elif not enabled:
+        result = StageResult(name="static", status="skipped", message="lint skipped (static_check=False)")
+    else:
+        report = check_file(path, record.op, allow_torch_math=backend == "torch")
+        result = StageResult(name="static", status="ok" if report.ok else "failed", message=report.message)
+    result.seconds = time.monotonic() - t0
+    record.stages.append(result)
+    emit({"event": "stage_end", "stage": "static", "result": result.model_dump()})
+    return result.status != "failed"
+
+
+def _judge(record: EvalRecord, spec, request: JudgeRequest, benchmark: bool, profile: bool, emit) -> None:
+    judge = Judge(spec, request, emit)
+    record.confinement = judge.confinement
+    stages = [("compile", judge.compile), ("correctness", judge.correctness)]
+    if benchmark:
+        stages.append(("benchmark", judge.benchmark))
+    try:
+        for name, run in stages:
+            emit({"event": "stage_start", "stage": name})
+            started = time.perf_counter()
+            try:
+                result, payload = run()
+            except (StageFailed, RunnerFailed) as err:
+                result, payload = StageResult(name=name, status="failed", message=str(err)), None
+            result.seconds = result.seconds or time.perf_counter() - started
+            if name == "compile":
+                record.seeds = judge.seeds
+                record.compile = payload
+            elif name == "correctness" and payload is not None:
+                record.correctness = payload
+            elif name == "benchmark" and payload is not None:
+                record.benchmark = payload
+            record.stages.append(result)
+            emit({"event": "stage_end", "stage": name, "result": result.model_dump()})
+            if result.status == "failed":
+                return
+    finally:
+        judge.close()
+        record.confinement = judge.confinement
+    if profile:
+        from tools.evaluator.profile import profile_candidate
+
+        record.stages.append(profile_candidate(record, request, emit))
+
+
+def lower_without_gpu(op: str, path: Path, cases: list[tuple[tuple[int, ...], str]], timeout_s: float = 600.0) -> dict:
+    """TileLang kernels lowered to CUDA source in a runner (no GPU needed): {program: source}."""
+    runner = RunnerProcess(
+        "candidate",
+        {"kind": "file", "path": str(path), "op": op, "module": f"kernels.{op}.tilelang"},
+        device="cpu",
+        target="auto",
+        cache_key=f"lower-{sha256_file(path)[:24]}",
+        separate_uid=False,
+    )
+    try:
+        deadline = time.monotonic() + timeout_s
+        hello = runner.wait_hello(deadline)
+        if not hello.ok:
+            raise RunnerFailed(hello.error or "the kernel file failed to import")
+        reply = runner.ask({"op": "lower", "cases": [[list(d), t] for d, t in cases]}, deadline, what="lowering")
+        if not reply.ok:
+            raise RunnerFailed(reply.error or "lowering failed")
+        return reply.sources
+    finally:
+        runner.close()
+
+
+def _summary(record: EvalRecord) -> str:
+    passed = sum(c.ok for c in record.correctness)
+    parts = [f"{passed}/{len(record.correctness)} correctness checks passed"]
+    scope = record.decision_scope()
+    if scope:
+        speedup = record.geomean_speedup("torch", scope)
+        if speedup:
+            parts.append(f"geomean {speedup:.2f}x over torch eager ({scope} scope)")
+        over_liger = record.geomean_speedup("liger", scope)
+        if over_liger:
+            parts.append(f"{over_liger:.2f}x over Liger-Kernel")
+        fraction = record.median_fraction_of_copy(scope)
+        if fraction:
+            parts.append(f"median {fraction:.2f} of copy bandwidth")
+    return "; ".join(parts)

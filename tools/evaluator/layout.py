@@ -1,0 +1,118 @@
+"""Where N input sets and their outputs live in a contestant's two arenas, and how to reach them.
+
+Every argument position gets one region per arena: N copies of that argument, each aligned (a
+kernel may load 16 bytes at a time), so set i's tensors are contiguous and distinct from every
+other set's. Inputs go in an arena the runner maps read-only, outputs in one it may write. The
+judge fills a region in one copy (`input_region`), poisons an output region in one fill, and
+reads one set back by index (`set_args`, `set_outputs`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from tools.evaluator.buffers import ALIGN, TensorSpec, aligned, dtype_label
+
+INPUT_ARENA, OUTPUT_ARENA = 0, 1
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One argument (or output) position: a tensor region of N sets, or a scalar passed by value."""
+
+    position: int
+    shape: tuple[int, ...] = ()
+    dtype: torch.dtype | None = None
+    offset: int = 0
+    stride: int = 0  # bytes from one set's tensor to the next
+    value: float | int | bool | None = None
+
+    @property
+    def is_tensor(self) -> bool:
+        return self.dtype is not None
+
+    @property
+    def nbytes(self) -> int:
+        count = 1
+        for dim in self.shape:
+            count *= dim
+        return count * torch.empty((), dtype=self.dtype).element_size()
+
+
+def _slots(values: list, sets: int) -> tuple[list[Slot], int]:
+    slots, offset = [], 0
+    for position, value in enumerate(values):
+        if isinstance(value, torch.Tensor):
+            slot = Slot(position, tuple(value.shape), value.dtype, offset, aligned(max(value.nbytes, 1)))
+            slots.append(slot)
+            offset += aligned(slot.stride * sets, ALIGN)
+        else:
+            slots.append(Slot(position, value=value))
+    return slots, max(offset, 1)
+
+
+class Layout:
+    """The arenas' layout for `sets` calls shaped like (`args`, `outs`): one example of each."""
+
+    def __init__(self, args: tuple, outs: tuple[torch.Tensor, ...], sets: int, multi_output: bool):
+        self.sets = sets
+        self.multi_output = multi_output
+        self.inputs, self.input_bytes = _slots(list(args), sets)
+        self.outputs, self.output_bytes = _slots(list(outs), sets)
+
+    @property
+    def set_output_bytes(self) -> int:
+        return sum(s.nbytes for s in self.outputs)
+
+    @property
+    def set_bytes(self) -> int:
+        return sum(s.stride for s in (*self.inputs, *self.outputs) if s.is_tensor)
+
+    # -- the judge's views ---------------------------------------------------------------------------
+
+    @staticmethod
+    def region(arena: torch.Tensor, slot: Slot, count: int) -> torch.Tensor:
+        """Sets 0..count-1 of `slot` as one [count, *shape] tensor (strided: each set aligned)."""
+        rows = arena[slot.offset : slot.offset + slot.stride * count].view(count, slot.stride)
+        return rows[:, : slot.nbytes].view(slot.dtype).view(count, *slot.shape)
+
+    def input_region(self, arena: torch.Tensor, slot: Slot, count: int) -> torch.Tensor:
+        return self.region(arena, slot, count)
+
+    def set_args(self, arena: torch.Tensor, index: int) -> tuple:
+        return tuple(self.region(arena, s, index + 1)[index] if s.is_tensor else s.value for s in self.inputs)
+
+    def set_outputs(self, arena: torch.Tensor, index: int):
+        outs = tuple(self.region(arena, s, index + 1)[index] for s in self.outputs)
+        return outs if self.multi_output else outs[0]
+
+    def poison(self, arena: torch.Tensor, count: int) -> None:
+        """NaN in every output element of sets 0..count-1 (every element must be written again)."""
+        for slot in self.outputs:
+            region = self.region(arena, slot, count)
+            region.fill_(float("nan") if region.is_floating_point() else 0)
+
+    # -- the runner's plan -----------------------------------------------------------------------------
+
+    def plan(self, plan_id: int, input_arena: int, output_arena: int, fn: str = "main") -> dict:
+        """The `plan` request: call i takes set i's inputs and writes set i's outputs."""
+        tensors: dict[str, dict] = {}
+        calls = []
+        for index in range(self.sets):
+            args, outs = [], []
+            for kind, arena, slots, into in (
+                ("i", input_arena, self.inputs, args),
+                ("o", output_arena, self.outputs, outs),
+            ):
+                for slot in slots:
+                    if not slot.is_tensor:
+                        into.append({"v": slot.value})
+                        continue
+                    tid = f"{kind}{slot.position}.{index}"
+                    spec = TensorSpec(arena, slot.offset + index * slot.stride, slot.shape, dtype_label(slot.dtype))
+                    tensors[tid] = spec.to_json()
+                    into.append({"t": tid})
+            calls.append({"args": args, "out": [o["t"] for o in outs]})
+        return {"op": "plan", "id": plan_id, "fn": fn, "tensors": tensors, "calls": calls, "multi": self.multi_output}
