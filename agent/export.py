@@ -1,4 +1,10 @@
-"""`agent export <run-id>`: prompts.md and reflection.md, from the run folder alone."""
+"""`agent export <run-id>`: prompts.md and reflection.md, from the run folder alone.
+
+Every result names its timing scope (tools/records.py): `graph` (CUDA-graph replay: device time) or
+`eager` (per call with the host launch cost), both from the judge's clock, or `legacy` for a run from
+before the judge (timed inside the candidate's own process: untrusted). Headline figures are of the
+decision scope; the measured-results table has both scopes' per-call times.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,38 @@ from pathlib import Path
 
 from agent.runfolder import RunFolder
 from tools.records import EvalRecord
+
+SCOPE_LABELS = {"eager": "eager", "graph": "graph", "legacy": "legacy (pre-judge, untrusted)"}
+LEGACY_NOTE = (
+    "Timings from before the judge (legacy, untrusted): single calls timed with CUDA events inside the "
+    "candidate's own process by the old harness."
+)
+
+
+def _label(scope: str | None) -> str:
+    return SCOPE_LABELS.get(scope or "", scope or "unknown")
+
+
+def _rate(gbps: float | None) -> str:
+    if not gbps:
+        return "-"
+    return f"{gbps / 1e3:.2f} TB/s" if gbps >= 100 else f"{gbps:.3g} GB/s"
+
+
+def _result(record: EvalRecord | None, decision: dict | None) -> str:
+    """The Result line of a proposal: its speed in the decision scope, named, then the evaluator's message."""
+    if record is None:
+        return "not evaluated"
+    decision = decision or {}
+    scope = decision.get("scope") or record.decision_scope()
+    if not scope or not record.benchmark:
+        return record.message
+    geomean = decision.get("geomean_speedup")
+    head = f"{_label(scope)} scope: " + (f"{geomean:.2f}x over the best" if geomean else "no ratio to the best")
+    gbps, fraction = record.median_gbps(scope), record.median_fraction_of_copy(scope)
+    if gbps:
+        head += f", median shape {_rate(gbps)}" + (f" ({100 * fraction:.0f}% of copy)" if fraction else "")
+    return f"{head}; {record.message}" if record.message else head
 
 
 def _record(path: Path) -> EvalRecord | None:
@@ -88,7 +126,7 @@ def prompts_markdown(folder: RunFolder) -> str:
             f"- Asked: {asked}",
             f"- What changed: {event['rationale']} ({_diffstat(patch)})",
             f"- Test command: `{command}`",
-            f"- Result: {record.message if record else 'not evaluated'}",
+            f"- Result: {_result(record, r['decision'])}",
             f"- Decision: {decision}",
             f"- Adopted: {adopted}",
             "",
@@ -96,19 +134,77 @@ def prompts_markdown(folder: RunFolder) -> str:
     return "\n".join(lines)
 
 
+def summary_scope(summary: dict) -> str | None:
+    """The scope of a run.json `start`/`best` summary; legacy for one written before the judge (no `scope`)."""
+    if summary.get("scope"):
+        return summary["scope"]
+    return "legacy" if summary.get("shapes") else None
+
+
+def _num(value: float | None, spec: str, suffix: str = "") -> str:
+    return f"{value:{spec}}{suffix}" if value else "-"
+
+
+def _gbps(value: float | None) -> str:
+    return _num(value, ".0f" if value and value >= 10 else ".3g")
+
+
+def _pct(value: float | None) -> str:
+    return f"{100 * value:.0f}%" if value else "-"
+
+
+def _named(start_scope: str | None, best_scope: str | None) -> str:
+    """'graph', or 'start eager, best graph' where the two summaries were judged in different scopes."""
+    if start_scope == best_scope:
+        return start_scope or "-"
+    return f"start {start_scope or '-'}, best {best_scope or '-'}"
+
+
 def _shape_table(start: dict, best: dict) -> list[str]:
-    lines = ["| shape | start GB/s | best GB/s | start % of copy | best % of copy |", "|---|---|---|---|---|"]
-    for shape, before in start.get("shapes", {}).items():
-        after = best.get("shapes", {}).get(shape, before)
-
-        def pct(value):
-            return f"{100 * value:.0f}%" if value else "-"
-
-        lines.append(
-            f"| {shape} | {before['gbps']:.0f} | {after['gbps']:.0f} | {pct(before['fraction_of_copy'])} | "
-            f"{pct(after['fraction_of_copy'])} |"
-        )
+    """Per shape: both scopes' per-call times at the start and in the best version, then the decision scope's
+    GB/s and % of copy and the speedup; a run.json from before the judge has one (legacy) time per shape."""
+    start_scope, best_scope = summary_scope(start), summary_scope(best)
+    named = _named(start_scope, best_scope)
+    legacy = "legacy" in (start_scope, best_scope)
+    shapes = start.get("shapes", {})
+    if legacy:
+        times = [("median_us", "legacy")]
+    else:
+        times = [("eager_us", "eager"), ("graph_us", "graph")]
+    titles = [f"{when} {scope} µs/call" for key, scope in times for when in ("start", "best")]
+    titles += [f"start GB/s ({named})", f"best GB/s ({named})"]
+    titles += [f"start % of copy ({named})", f"best % of copy ({named})", "best vs start"]
+    lines = ["| shape | " + " | ".join(titles) + " |", "|---" * (len(titles) + 1) + "|"]
+    for shape, before in shapes.items():
+        before = before or {}
+        after = best.get("shapes", {}).get(shape) or before
+        cells = [_num(row.get(key), ".2f") for key, _ in times for row in (before, after)]
+        cells += [_gbps(before.get("gbps")), _gbps(after.get("gbps"))]
+        cells += [_pct(before.get("fraction_of_copy")), _pct(after.get("fraction_of_copy"))]
+        # The speedup in one scope: the best's decision scope where both have it, else the other, else legacy.
+        keys = [f"{best_scope}_us"] if best_scope in ("eager", "graph") else []
+        keys += [k for k in ("graph_us", "eager_us", "median_us") if k not in keys]
+        key = next((k for k in keys if before.get(k) and after.get(k)), None)
+        scope = key.removesuffix("_us") if key and key != "median_us" else best_scope
+        cells.append(f"{before[key] / after[key]:.2f}x ({scope})" if key else "-")
+        lines.append(f"| {shape} | " + " | ".join(cells) + " |")
     return lines
+
+
+def _confinement_line(record: EvalRecord | None) -> str:
+    if record is None:
+        return "- Runners: no evaluation record of the starting kernel"
+    c = record.confinement
+    if c is None:
+        return "- Runners: no confinement recorded (" + (
+            "a record from before the judge)" if record.decision_scope() == "legacy" else "not in eval.json)"
+        )
+    text = (
+        f"- Runners confined as `{c.mode}`: uid separation {'yes' if c.uid_separation else 'no'}, network "
+        f"{c.network}, environment {c.env}, judge dumpable {'yes' if c.judge_dumpable else 'no'}, "
+        f"transport {c.transport}"
+    )
+    return text + ("; " + "; ".join(c.notes) if c.notes else "")
 
 
 def reflection_markdown(folder: RunFolder) -> str:
@@ -131,6 +227,7 @@ def reflection_markdown(folder: RunFolder) -> str:
         f"- {config['op']}[{config['backend']}], dtypes {', '.join(config['dtypes'])}, shapes {shapes}",
         f"- Device {env.get('device') or 'CPU'}, driver {env.get('driver') or '-'}, target {env.get('target')}; "
         + ", ".join(f"{k} {v}" for k, v in env.get("versions", {}).items()),
+        _confinement_line(_record(folder.path / "iterations" / "0000" / "eval.json")),
         "",
         "## How the agent worked",
         "",
@@ -161,15 +258,22 @@ def reflection_markdown(folder: RunFolder) -> str:
         lines += [f"### Iteration {int(directory.parent.name)}", "", directory.read_text().strip(), ""]
     lines += ["## Measured results", ""]
     if start and best:
-
-        def tb(value):
-            return f"{value / 1e3:.2f} TB/s" if value else "-"
-
+        start_scope, best_scope = summary_scope(start), summary_scope(best)
+        if start_scope == best_scope:
+            where = f"{_label(best_scope)} scope: {_rate(start.get('median_gbps'))} at the start"
+        else:
+            where = f"{_rate(start.get('median_gbps'))} at the start ({_label(start_scope)} scope)"
+        best_at = "" if start_scope == best_scope else f" ({_label(best_scope)} scope)"
         lines += [
-            f"Median shape: {tb(start.get('median_gbps'))} at the start, {tb(best.get('median_gbps'))} best "
+            f"Median shape, {where}, {_rate(best.get('median_gbps'))} best{best_at} "
             f"(iteration {best.get('iteration', 0)}).",
             "",
             *_shape_table(start, best),
+            "",
+            "µs/call: the judge's median per call, eager (host launch cost included) and graph (CUDA-graph "
+            "replay: device time); GB/s and % of copy are of the decision scope named in the titles."
+            if "legacy" not in (start_scope, best_scope)
+            else LEGACY_NOTE,
         ]
     else:
         lines.append("No measurements: the starting kernel did not evaluate.")

@@ -4,8 +4,11 @@ Three pages, each with its own URL, so a run or an iteration can be linked to:
 
     /                                   runs table
     /run?run=RUN_ID                     chart, best version per shape, downloads, environment
-    /iteration?run=RUN_ID&iteration=N   diff, prompt and reply, errors, timings, source, profile, reflection
+    /iteration?run=RUN_ID&iteration=N   diff, prompt and reply, errors, timings per scope, source, profile,
+                                        reflection, environment and confinement
                                         (&candidate=K when a round had several candidates)
+
+Timings are shown per scope (graph, eager; legacy for runs from before the judge), each figure naming its own.
 
 Everything is read from the run folders (and the run's git worktree for commit messages); nothing is written.
 """

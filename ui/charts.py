@@ -1,11 +1,15 @@
-"""The run page's chart: speed per iteration against torch eager, torch.compile, Liger-Kernel and the copy roofline."""
+"""The run page's chart: speed per iteration, in one timing scope, against the baselines timed beside the start.
+
+The scope (graph, eager or legacy: tools/records.py) is the run's decision scope unless the page asks for
+another; the axis and the title name it, and a candidate not timed in it is drawn as unmeasured.
+"""
 
 from __future__ import annotations
 
 import altair as alt
 import pandas as pd
 
-from ui.data import IterationRow
+from ui.data import SCOPE_HELP, IterationRow, scope_label
 
 COLOURS = {
     "baseline": "#6b7280",
@@ -24,10 +28,17 @@ SHAPES = {
     "proposed": "triangle-up",
 }
 LEVEL_COLOURS = {
-    "torch eager": "#7c3aed",
+    "torch": "#7c3aed",
     "torch.compile": "#0891b2",
     "Liger-Kernel": "#ca8a04",
     "copy roofline": "#111827",
+}
+# What each dashed rule is, for the caption under the chart.
+LEVEL_TEXT = {
+    "torch": "the torch reference op",
+    "torch.compile": "torch.compile of it",
+    "Liger-Kernel": "Liger-Kernel's kernel for the op",
+    "copy roofline": "a device-to-device copy of the same bytes",
 }
 METRICS = {
     "gbps": "median GB/s over shapes",
@@ -35,17 +46,41 @@ METRICS = {
 }
 
 
-def _value(row: IterationRow, metric: str) -> float | None:
-    return row.median_gbps if metric == "gbps" else row.geomean_vs_start
+def _value(row: IterationRow, metric: str, scope: str | None = None) -> float | None:
+    """The row's speed in `scope` (None: the row's own decision scope)."""
+    if scope is None:
+        return row.median_gbps if metric == "gbps" else row.geomean_vs_start
+    return (row.gbps_by_scope if metric == "gbps" else row.vs_start_by_scope).get(scope)
 
 
-def chart_frame(rows: list[IterationRow], metric: str) -> pd.DataFrame:
-    """One point per candidate; those with no speed (failed at a stage, or still running) have `measured` False."""
+def axis_title(metric: str, scope: str | None) -> str:
+    """'median GB/s over shapes, graph scope'."""
+    return METRICS[metric] + (f", {scope_label(scope)} scope" if scope else "")
+
+
+def _listing(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def chart_caption(levels: dict[str, float], scope: str | None) -> str:
+    """What the chart shows, naming its scope and only the baselines drawn as rules."""
+    text = "Each point is one candidate; the line is the version kept so far"
+    text += f"; times are of the {scope_label(scope)} scope ({SCOPE_HELP[scope]})." if scope in SCOPE_HELP else "."
+    if levels:
+        text += f" Dashed rules: {_listing([LEVEL_TEXT.get(n, n) for n in levels])}, timed beside the starting kernel"
+        text += " in the same scope." if scope else "."
+    return text + " Hover for the change and the decision; click a point to open its iteration."
+
+
+def chart_frame(rows: list[IterationRow], metric: str, scope: str | None = None) -> pd.DataFrame:
+    """One point per candidate; those with no speed in `scope` (failed at a stage, still running, or timed in
+    another scope only) have `measured` False."""
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {sorted(METRICS)}, not {metric!r}")
     records = []
     for row in rows:
-        value = _value(row, metric)
+        value = _value(row, metric, scope)
+        other = value is None and bool(row.gbps_by_scope)  # timed, but not in this scope
         records.append(
             {
                 "iteration": row.iteration,
@@ -53,23 +88,26 @@ def chart_frame(rows: list[IterationRow], metric: str) -> pd.DataFrame:
                 "outcome": row.outcome,
                 "value": value if value is not None else 0.0,
                 "measured": value is not None,
-                "speed": "-" if value is None else f"{value:.4g}",
+                "speed": f"not timed in the {scope} scope on every shape"
+                if other
+                else ("-" if value is None else f"{value:.4g}"),
+                "scope": scope or row.scope or "-",
                 "stage": row.failed_stage or "-",
                 "change": row.rationale,
                 "decision": row.reason,
                 "commit": (row.commit or "")[:10] or "-",
             }
         )
-    columns = ["iteration", "candidate", "outcome", "value", "measured", "speed", "stage", "change", "decision"]
-    return pd.DataFrame(records, columns=[*columns, "commit"])
+    columns = ["iteration", "candidate", "outcome", "value", "measured", "speed", "scope", "stage", "change"]
+    return pd.DataFrame(records, columns=[*columns, "decision", "commit"])
 
 
-def best_so_far(rows: list[IterationRow], metric: str) -> pd.DataFrame:
+def best_so_far(rows: list[IterationRow], metric: str, scope: str | None = None) -> pd.DataFrame:
     """The kept version's speed after each iteration: a step line from the start to the last iteration."""
     points, best = [], None
     last = max((r.iteration for r in rows), default=0)
     for row in rows:
-        value = _value(row, metric)
+        value = _value(row, metric, scope)
         if row.outcome in ("baseline", "accepted") and value is not None:
             best = value
             points.append({"iteration": row.iteration, "value": best})
@@ -88,15 +126,20 @@ HEIGHT = 400
 
 
 def speed_chart(
-    rows: list[IterationRow], levels: dict[str, float], metric: str = "gbps", log: bool | None = None
+    rows: list[IterationRow],
+    levels: dict[str, float],
+    metric: str = "gbps",
+    log: bool | None = None,
+    scope: str | None = None,
 ) -> alt.LayerChart:
-    """Measured candidates (colour and shape by outcome), the best-so-far line and one rule per baseline.
+    """Measured candidates (colour and shape by outcome), the best-so-far line and one rule per baseline,
+    all in `scope` (the levels must come from the same scope: data.baseline_levels).
 
     Candidates with no speed (failed at a stage, or still running) are a faint band across the whole height
     at their iteration, so a failure reads as neither a zero nor a gap. A click on a point or band selects it
     (selections `pick` and `pick_unmeasured`), so the page can open that iteration.
     """
-    frame = chart_frame(rows, metric)
+    frame = chart_frame(rows, metric, scope)
     log = wants_log_scale(frame, levels) if log is None else log
     last = int(frame["iteration"].max()) if len(frame) else 0
     x = alt.X(
@@ -106,7 +149,8 @@ def speed_chart(
         scale=alt.Scale(domain=[-0.5, last + 0.5], nice=False),
     )
     y_scale = alt.Scale(type="log") if log else alt.Scale(zero=True)
-    y = alt.Y("value:Q", title=METRICS[metric] + (" (log scale)" if log else ""), scale=y_scale)
+    title = axis_title(metric, scope)
+    y = alt.Y("value:Q", title=title + (" (log scale)" if log else ""), scale=y_scale)
     outcomes = [o for o in COLOURS if o in set(frame["outcome"])] or ["baseline"]
     colour = alt.Color(
         "outcome:N",
@@ -119,6 +163,7 @@ def speed_chart(
         alt.Tooltip("candidate:Q"),
         alt.Tooltip("outcome:N"),
         alt.Tooltip("speed:N", title=METRICS[metric]),
+        alt.Tooltip("scope:N"),
         alt.Tooltip("stage:N", title="failing stage"),
         alt.Tooltip("change:N"),
         alt.Tooltip("decision:N"),
@@ -137,7 +182,7 @@ def speed_chart(
         .encode(x=x, color=colour, tooltip=tooltip)
     )
     layers = [
-        alt.Chart(best_so_far(rows, metric))
+        alt.Chart(best_so_far(rows, metric, scope))
         .mark_line(interpolate="step-after", color=COLOURS["accepted"], opacity=0.5, strokeWidth=2)
         .encode(x=x, y=y),
         # A selection per layer of points: a click on any of them names the iteration to open.

@@ -115,6 +115,17 @@ def number(value: float | None, spec: str, suffix: str = "") -> str:
     return "-" if value is None else f"{value:{spec}}{suffix}"
 
 
+def number_columns(columns, **extra) -> dict:
+    """st.dataframe column_config for a table of ui/data.py, formats chosen from the column titles."""
+    config = {name: st.column_config.NumberColumn(format=spec) for name, spec in data.number_formats(columns).items()}
+    return config | extra
+
+
+def legacy_caption() -> None:
+    """Say, where a pre-judge run or record is shown, that its timings are legacy and untrusted."""
+    st.caption(":material/warning: " + data.LEGACY_NOTE)
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def exports(path: str, stamp: int) -> dict[str, str | None]:
     """prompts.md and reflection.md (agent export's own text) and the results CSV; None where one cannot be made yet."""

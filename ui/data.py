@@ -6,6 +6,12 @@ A run may still be in progress or may have been killed, so every reader
 tolerates what is not there yet: run.json without its end-of-run fields, a
 half-written last line of events.jsonl, an iteration without eval.json, or an
 eval.json caught mid-write (the loop writes it in place, not atomically).
+
+Timings come in scopes (tools/records.py): `eager` (per call, host launch cost included) and `graph`
+(CUDA-graph replay: device time), both from the judge's clock; records written before the judge
+carry one scope, `legacy` (timed inside the candidate's own process: shown, never trusted). Every
+figure here names its scope; bandwidth, % of copy and speedups are of the record's decision scope
+(graph where every shape has one, else eager, else legacy) unless a scope is asked for.
 """
 
 from __future__ import annotations
@@ -21,9 +27,82 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from tools.records import EvalRecord, ShapeBenchmark, Timing
+from tools.records import EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing
 
 OUTCOMES = ("baseline", "accepted", "rejected", "failed", "evaluating", "proposed")
+
+# ---------------------------------------------------------------------------------------------- scopes
+
+# The order scopes are shown in (tables, CSV, tabs); decisions prefer graph, then eager, then legacy.
+SCOPES_SHOWN = ("eager", "graph", "legacy")
+DECISION_ORDER = ("graph", "eager", "legacy")
+SCOPE_LABELS = {"eager": "eager", "graph": "graph", "legacy": "legacy (pre-judge, untrusted)"}
+SCOPE_HELP = {
+    "eager": "the runner calls the op back to back: per-call time with the host launch cost included",
+    "graph": "the same calls replayed from a CUDA graph: device time",
+    "legacy": "single calls timed with CUDA events inside the candidate's own process, by the harness used "
+    "before the judge existed: untrusted",
+}
+LEGACY_NOTE = (
+    "Timings labelled legacy (pre-judge, untrusted) come from records written before the judge existed: "
+    "single calls timed with CUDA events inside the candidate's own process by the old harness. They are "
+    "shown as recorded, for reference; they are not the judge's clock and are not trusted."
+)
+# Who is timed beside the candidate in a scope, as the tables title them.
+CONTESTANT_COLUMNS = {
+    "incumbent": "best",
+    "torch": "torch",
+    "compiled": "compile",
+    "liger": "liger",
+    "roofline": "copy",
+}
+RATIO_COLUMNS = {"incumbent": "vs best", "torch": "vs torch", "compiled": "vs compile", "liger": "vs liger"}
+
+
+def scope_label(scope: str | None) -> str:
+    """'graph', 'eager', 'legacy (pre-judge, untrusted)'; '-' for none."""
+    return SCOPE_LABELS.get(scope or "", scope or "-")
+
+
+def record_scopes(record: EvalRecord | None) -> list[str]:
+    """The scopes any shape of the record was timed in, in the order they are shown."""
+    if record is None:
+        return []
+    return [s for s in SCOPES_SHOWN if any(_result(b, s) for b in record.benchmark)]
+
+
+def complete_scopes(record: EvalRecord | None) -> list[str]:
+    """The scopes every timed shape of the record has: the ones its medians and geomeans can be compared in."""
+    if record is None or not record.benchmark:
+        return []
+    return [s for s in SCOPES_SHOWN if all(_result(b, s) for b in record.benchmark)]
+
+
+def is_legacy(record: EvalRecord | None) -> bool:
+    """A record written before the judge: its only timings are the untrusted `legacy` scope."""
+    return record is not None and record_scopes(record) == ["legacy"]
+
+
+def _result(b: ShapeBenchmark | None, scope: str | None) -> ScopeResult | None:
+    """One scope of one shape, only where the candidate was timed in it."""
+    result = b.scope(scope) if b is not None and scope else None
+    return result if result is not None and result.candidate is not None else None
+
+
+def _decision_of(record: EvalRecord, b: ShapeBenchmark) -> str | None:
+    """The scope a shape's headline figures come from: the record's decision scope, else the shape's own."""
+    scope = record.decision_scope()
+    return scope if _result(b, scope) else next((s for s in DECISION_ORDER if _result(b, s)), None)
+
+
+def _speedup(result: ScopeResult | None, against: str) -> float | None:
+    return result.speedup(against) if result else None
+
+
+def half_width_pct(timing: Timing | None) -> float | None:
+    """Half the timing's confidence interval, in % of its median (None where it has none, as legacy records)."""
+    width = timing.half_width if timing else None
+    return 100 * width if width is not None else None
 
 
 def _read_json(path: Path) -> dict:
@@ -85,6 +164,10 @@ def gbps_of(bytes_moved: int, timing: Timing | None) -> float | None:
     return bytes_moved / (timing.median_us * 1e3) if timing and timing.median_us else None
 
 
+def _us(timing: Timing | None) -> float | None:
+    return timing.median_us if timing else None
+
+
 # ---------------------------------------------------------------------------------------------- runs
 
 
@@ -103,22 +186,49 @@ class RunRow:
     iterations: int
     accepted: int
     best_speedup: float | None  # geomean over shapes of the start's median time / the best's (1.0 = no gain)
-    best_fraction_of_copy: float | None  # median shape of the best version
+    best_fraction_of_copy: float | None  # median shape of the best version, in its decision scope
     best_gbps: float | None
     best_iteration: int | None
     stop_reason: str | None
+    scope: str | None = None  # the best version's decision scope ("legacy" for a run.json from before the judge)
+    speedup_scope: str | None = None  # the scope `best_speedup` compares in
 
 
-def speedup_over_start(run: dict) -> float | None:
-    """Geomean over shapes of (start median us / best median us), from run.json's two summaries."""
-    start = (run.get("start") or {}).get("shapes") or {}
-    best = (run.get("best") or {}).get("shapes") or {}
+def summary_scope(summary: dict | None) -> str | None:
+    """The scope of a run.json `start`/`best` summary: its `scope`, or legacy for one written before the judge."""
+    summary = summary or {}
+    if summary.get("scope"):
+        return summary["scope"]
+    return "legacy" if summary.get("shapes") else None
+
+
+def _over_start(run: dict) -> tuple[float | None, str | None]:
+    """Geomean over shapes of start us / best us, in the first scope both summaries timed, and that scope."""
+    start_summary, best_summary = run.get("start") or {}, run.get("best") or {}
+    start, best = start_summary.get("shapes") or {}, best_summary.get("shapes") or {}
+    scope = summary_scope(best_summary)
+    keys = [f"{scope}_us"] if scope in ("eager", "graph") else []
+    keys += [k for k in ("graph_us", "eager_us") if k not in keys]
+    for key in keys:
+        ratios = [
+            start[shape][key] / best[shape][key]
+            for shape in start
+            if shape in best and (start[shape] or {}).get(key) and (best[shape] or {}).get(key)
+        ]
+        if ratios:
+            return _geomean(ratios), key.removesuffix("_us")
+    # A run.json from before the judge: one time per shape (legacy), or a summary of another shape.
     ratios = [
         start[shape]["median_us"] / best[shape]["median_us"]
         for shape in start
-        if shape in best and start[shape].get("median_us") and best[shape].get("median_us")
+        if shape in best and (start[shape] or {}).get("median_us") and (best[shape] or {}).get("median_us")
     ]
-    return _geomean(ratios)
+    return _geomean(ratios), (scope if ratios else None)
+
+
+def speedup_over_start(run: dict) -> float | None:
+    """Geomean over shapes of (start median us / best median us), from run.json's two summaries, in one scope."""
+    return _over_start(run)[0]
 
 
 def run_row(run_dir: Path) -> RunRow:
@@ -133,6 +243,7 @@ def run_row(run_dir: Path) -> RunRow:
     iterations = max(int(run.get("iterations") or 0), len(decided))
     commits = {e.get("sha") for e in events if e["event"] == "commit"} | set(run.get("commits") or [])
     best = run.get("best") or {}
+    speedup, speedup_scope = _over_start(run)
     return RunRow(
         run_id=run.get("run_id") or run_dir.name,
         path=run_dir,
@@ -144,11 +255,13 @@ def run_row(run_dir: Path) -> RunRow:
         status=run.get("status") or ("starting" if not run else "unknown"),
         iterations=iterations,
         accepted=len(commits - {None}),
-        best_speedup=speedup_over_start(run),
+        best_speedup=speedup,
         best_fraction_of_copy=best.get("median_fraction_of_copy"),
         best_gbps=best.get("median_gbps"),
         best_iteration=best.get("iteration"),
         stop_reason=run.get("stop_reason"),
+        scope=summary_scope(best),
+        speedup_scope=speedup_scope,
     )
 
 
@@ -204,7 +317,10 @@ def run_stamp(run_dir: Path) -> int:
 
 @dataclass(frozen=True)
 class IterationRow:
-    """One candidate of one iteration (iteration 0 is the starting kernel)."""
+    """One candidate of one iteration (iteration 0 is the starting kernel).
+
+    Speed figures are of `scope`, the record's decision scope; `*_by_scope` hold them per scope it was timed in.
+    """
 
     iteration: int
     index: int  # candidate within the round; 0 unless the run asked for several (--candidates K)
@@ -216,10 +332,13 @@ class IterationRow:
     time: str | None
     median_gbps: float | None
     median_fraction_of_copy: float | None
-    geomean_vs_best: float | None  # against the best of its time, timed in the same process
-    geomean_vs_start: float | None  # against the starting kernel's timings (another process)
-    geomean_vs_eager: float | None
+    geomean_vs_best: float | None  # against the best of its time, timed by the judge in the same rounds
+    geomean_vs_start: float | None  # against the starting kernel's timings (another evaluation)
+    geomean_vs_torch: float | None  # against the torch reference op
     commit: str | None
+    scope: str | None = None  # the decision scope of its record: graph, eager or legacy
+    gbps_by_scope: dict[str, float] = field(default_factory=dict)
+    vs_start_by_scope: dict[str, float] = field(default_factory=dict)
 
     @property
     def suffix(self) -> str:
@@ -230,21 +349,27 @@ class IterationRow:
         return f"{self.iteration}" if self.index == 0 else f"{self.iteration}.{self.index + 1}"
 
 
-def median_gbps(record: EvalRecord | None) -> float | None:
-    return record.median_gbps() if record else None
+def median_gbps(record: EvalRecord | None, scope: str | None = None) -> float | None:
+    """GB/s of the median shape, in `scope` (None: the record's decision scope)."""
+    return record.median_gbps(scope) if record else None
 
 
-def median_fraction(record: EvalRecord | None) -> float | None:
-    return record.median_fraction_of_copy() if record else None
+def median_fraction(record: EvalRecord | None, scope: str | None = None) -> float | None:
+    return record.median_fraction_of_copy(scope) if record else None
 
 
-def vs_start(record: EvalRecord | None, start: EvalRecord | None) -> float | None:
-    """Geomean over shapes of the start's median time / this record's."""
+def vs_start(record: EvalRecord | None, start: EvalRecord | None, scope: str | None = None) -> float | None:
+    """Geomean over shapes of the start's median time / this record's, both in `scope` (None: the decision scope)."""
     if record is None or start is None:
         return None
-    before = {(b.shape, b.dtype): b.candidate.median_us for b in start.benchmark}
+    scope = scope or record.decision_scope()
+    before = {(b.shape, b.dtype): r.candidate.median_us for b in start.benchmark if (r := _result(b, scope))}
     return _geomean(
-        [before[(b.shape, b.dtype)] / b.candidate.median_us for b in record.benchmark if (b.shape, b.dtype) in before]
+        [
+            before[(b.shape, b.dtype)] / r.candidate.median_us
+            for b in record.benchmark
+            if (r := _result(b, scope)) and (b.shape, b.dtype) in before and r.candidate.median_us
+        ]
     )
 
 
@@ -257,6 +382,16 @@ def _candidate_indices(directory: Path) -> list[int]:
         elif tail.startswith("-") and tail[1:].isdigit():
             indices.add(int(tail[1:]) - 1)
     return sorted(indices)
+
+
+def _by_scope(record: EvalRecord | None, value) -> dict[str, float]:
+    """`value(record, scope)` for every scope all the record's shapes were timed in, where it is not None.
+
+    A scope only some shapes have (graph capture failed on one) gives no figure: its median would be of
+    other shapes than the rest of the run's.
+    """
+    found = {scope: value(record, scope) for scope in complete_scopes(record)}
+    return {scope: v for scope, v in found.items() if v is not None}
 
 
 def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[IterationRow]:
@@ -311,8 +446,11 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
                     median_fraction_of_copy=median_fraction(record),
                     geomean_vs_best=(decision or {}).get("geomean_speedup"),
                     geomean_vs_start=vs_start(record, start),
-                    geomean_vs_eager=record.geomean_speedup("eager") if record else None,
+                    geomean_vs_torch=record.geomean_speedup("torch") if record else None,
                     commit=commit,
+                    scope=record.decision_scope() if record else None,
+                    gbps_by_scope=_by_scope(record, median_gbps),
+                    vs_start_by_scope=_by_scope(record, lambda r, s: vs_start(r, start, s)),
                 )
             )
     return rows
@@ -329,34 +467,75 @@ def best_row(rows: list[IterationRow], run: dict) -> IterationRow | None:
     return kept[-1] if kept else None
 
 
+def run_scope(rows: list[IterationRow], start: EvalRecord | None = None) -> str | None:
+    """The scope a run is judged in: the starting kernel's decision scope, else the most common one of its rows."""
+    if start is not None and start.decision_scope():
+        return start.decision_scope()
+    scopes = [r.scope for r in rows if r.scope]
+    return max(DECISION_ORDER, key=scopes.count) if scopes else None
+
+
+def chart_scopes(rows: list[IterationRow]) -> list[str]:
+    """The scopes any candidate of the run has a speed in, in the order decisions prefer them."""
+    return [s for s in DECISION_ORDER if any(s in r.gbps_by_scope for r in rows)]
+
+
+def common_scope(rows: list[IterationRow]) -> str | None:
+    """The decision scope every measured row shares; None when they differ (or nothing was measured)."""
+    scopes = {r.scope for r in rows if r.scope}
+    return scopes.pop() if len(scopes) == 1 else None
+
+
+def iteration_table(rows: list[IterationRow]) -> list[dict]:
+    """The run page's iterations: speed of each candidate's decision scope, the scope named in the titles."""
+    scope = common_scope(rows) or "decision scope"
+    return [
+        {
+            "iteration": r.label,
+            "outcome": r.outcome,
+            "scope": scope_label(r.scope) if r.scope else None,
+            f"median GB/s ({scope})": r.median_gbps,
+            f"% of copy ({scope})": 100 * r.median_fraction_of_copy if r.median_fraction_of_copy else None,
+            f"vs best ({scope})": r.geomean_vs_best,
+            f"vs start ({scope})": r.geomean_vs_start,
+            f"vs torch ({scope})": r.geomean_vs_torch,
+            "change": r.rationale,
+            "decision": r.reason,
+        }
+        for r in rows
+    ]
+
+
 # ---------------------------------------------------------------------------------------------- levels for the chart
 
+LEVELS = {"torch": "torch", "torch.compile": "compiled", "Liger-Kernel": "liger", "copy roofline": "roofline"}
 
-def baseline_levels(start: EvalRecord | None, metric: str) -> dict[str, float]:
-    """Horizontal rules for the chart: torch eager, torch.compile and Liger-Kernel (when measured), the copy roofline.
+
+def baseline_levels(start: EvalRecord | None, metric: str, scope: str | None = None) -> dict[str, float]:
+    """Horizontal rules for the chart: the torch op, torch.compile and Liger-Kernel (when measured), the copy roofline.
 
     `metric` is "gbps" (median shape, GB/s) or "vs_start" (geomean speedup over the starting kernel).
-    Levels come from the starting kernel's evaluation, where every baseline was timed beside it.
+    Levels come from the starting kernel's evaluation, where every baseline was timed beside it, in
+    `scope` (None: the start's decision scope).
     """
     if metric not in ("gbps", "vs_start"):
         raise ValueError(f"metric must be 'gbps' or 'vs_start', not {metric!r}")
     if start is None:
         return {}
-    names = {
-        "torch eager": "eager",
-        "torch.compile": "compiled",
-        "Liger-Kernel": "liger",
-        "copy roofline": "copy_roofline",
-    }
+    scope = scope or start.decision_scope()
     levels = {}
-    for label, attribute in names.items():
-        timed = [(b, getattr(b, attribute)) for b in start.benchmark if getattr(b, attribute) is not None]
+    for label, contestant in LEVELS.items():
+        timed = [
+            (b, r.candidate, r.timing(contestant))
+            for b in start.benchmark
+            if (r := _result(b, scope)) and r.timing(contestant) is not None
+        ]
         if not timed:
             continue
         if metric == "gbps":
-            value = _median([gbps_of(b.bytes_moved, t) for b, t in timed])
+            value = _median([gbps_of(b.bytes_moved, t) for b, _, t in timed])
         else:
-            value = _geomean([b.candidate.median_us / t.median_us for b, t in timed if t.median_us])
+            value = _geomean([mine.median_us / t.median_us for _, mine, t in timed if t.median_us])
         if value:
             levels[label] = value
     return levels
@@ -365,28 +544,56 @@ def baseline_levels(start: EvalRecord | None, metric: str) -> dict[str, float]:
 # ---------------------------------------------------------------------------------------------- per-shape tables
 
 
+def _pct(value: float | None) -> float | None:
+    return 100 * value if value else None
+
+
 def best_shape_table(record: EvalRecord, start: EvalRecord | None = None) -> list[dict]:
-    """The best version per (shape, dtype): time, GB/s, % of copy and its speedups."""
-    before = {(b.shape, b.dtype): b.candidate.median_us for b in start.benchmark} if start else {}
+    """Per (shape, dtype): per-call time in each scope (with its noise), what bounds it, and the decision
+    scope's GB/s, % of copy and speedups, the scope named in the column titles.
+
+    A record from before the judge has one column of times, `legacy µs/call`.
+    """
+    scopes = record_scopes(record)
+    judged = [s for s in ("eager", "graph") if s in scopes or "legacy" not in scopes]
+    named = record.decision_scope() or next((s for s in DECISION_ORDER if s in scopes), "decision scope")
     rows = []
     for b in record.benchmark:
-        first = before.get((b.shape, b.dtype))
-        rows.append(
-            {
-                "shape": b.shape,
-                "dtype": b.dtype,
-                "median us": b.candidate.median_us,
-                "GB/s": b.gbps,
-                "% of copy": 100 * b.fraction_of_copy if b.fraction_of_copy else None,
-                "copy GB/s": b.copy_gbps,
-                "vs start": first / b.candidate.median_us if first and b.candidate.median_us else None,
-                "vs eager": b.speedup_vs_eager,
-                "vs compile": b.speedup_vs_compiled,
-                "vs liger": b.speedup_vs_liger,
-                "status": b.status,
-            }
-        )
+        scope = _decision_of(record, b)
+        result = _result(b, scope)
+        row: dict = {"shape": b.shape, "dtype": b.dtype}
+        for name in judged:
+            timing = r.candidate if (r := _result(b, name)) else None
+            row[f"{name} µs/call"] = _us(timing)
+            row[f"{name} ±"] = half_width_pct(timing)
+        if judged:
+            row["bound"] = b.bound()
+        if "legacy" in scopes:
+            row["legacy µs/call"] = _us(r.candidate) if (r := _result(b, "legacy")) else None
+        first = start_us(start, b, scope)
+        row |= {
+            f"GB/s ({named})": result.gbps if result else None,
+            f"% of copy ({named})": _pct(result.fraction_of_copy) if result else None,
+            f"copy GB/s ({named})": result.copy_gbps if result else None,
+            f"vs start ({named})": first / result.candidate.median_us if first and result else None,
+            f"vs torch ({named})": _speedup(result, "torch"),
+            f"vs compile ({named})": _speedup(result, "compiled"),
+            f"vs liger ({named})": _speedup(result, "liger"),
+            "status": b.status,
+        }
+        if scope and scope != named:
+            row["note"] = f"{scope} scope: no {named} timing" + (f"; {b.note}" if b.note else "")
+        rows.append(row)
     return rows
+
+
+def start_us(start: EvalRecord | None, b: ShapeBenchmark, scope: str | None) -> float | None:
+    """The starting kernel's per-call time on `b`'s (shape, dtype), in `scope`."""
+    if start is None:
+        return None
+    match = next((s for s in start.benchmark if (s.shape, s.dtype) == (b.shape, b.dtype)), None)
+    result = _result(match, scope)
+    return result.candidate.median_us if result else None
 
 
 def correctness_table(record: EvalRecord) -> list[dict]:
@@ -410,46 +617,87 @@ def correctness_table(record: EvalRecord) -> list[dict]:
     return sorted(rows, key=lambda r: r["ok"])  # stable: failing first, each group in the evaluator's order
 
 
-def _us(timing: Timing | None) -> float | None:
-    return timing.median_us if timing else None
+def timing_scopes(record: EvalRecord | None) -> list[str]:
+    """The scopes to show a timing table for: those any shape was timed in."""
+    return record_scopes(record)
 
 
-def timing_table(record: EvalRecord) -> list[dict]:
-    """Per (shape, dtype): the candidate's timing and everything timed beside it."""
-    return [
-        {
-            "shape": b.shape,
-            "dtype": b.dtype,
-            "status": b.status,
-            "median us": b.candidate.median_us,
-            "p10 us": b.candidate.p10_us,
-            "p90 us": b.candidate.p90_us,
-            "reps": b.candidate.reps,
-            "method": b.candidate.method,
-            "best us": _us(b.incumbent),
-            "eager us": _us(b.eager),
-            "compile us": _us(b.compiled),
-            "liger us": _us(b.liger),
-            "copy us": _us(b.copy_roofline),
-            "graph us": _us(b.graph),
-            "GB/s": b.gbps,
-            "% of copy": 100 * b.fraction_of_copy if b.fraction_of_copy else None,
-            "vs best": b.speedup_vs_incumbent,
-            "vs eager": b.speedup_vs_eager,
-            "vs compile": b.speedup_vs_compiled,
-            "vs liger": b.speedup_vs_liger,
-            "note": b.note,
+def _errors(result: ScopeResult | None) -> str:
+    return "; ".join(f"{who}: {why}" for who, why in (result.errors if result else {}).items())
+
+
+def timing_table(record: EvalRecord, scope: str | None = None) -> list[dict]:
+    """Per (shape, dtype), in one scope (None: the decision scope): the candidate's timing and everything timed
+    beside it in the same rounds, the ratios with their interval, and why a contestant has no timing there.
+
+    Legacy scope rows have the old harness's p10/p90 and call count instead of the judge's interval and batches.
+    """
+    scope = scope or record.decision_scope() or next(iter(record_scopes(record)), None)
+    rows = []
+    for b in record.benchmark:
+        result = b.scope(scope) if scope else None
+        mine = result.candidate if result else None
+        row: dict = {"shape": b.shape, "dtype": b.dtype, "status": b.status, "candidate us": _us(mine)}
+        if scope == "legacy":
+            row |= {
+                "p10 us": mine.p10_us if mine else None,
+                "p90 us": mine.p90_us if mine else None,
+                "reps": mine.reps if mine else None,
+            }
+        else:
+            row |= {
+                "±": half_width_pct(mine),
+                "CI low us": mine.ci_low_us if mine else None,
+                "CI high us": mine.ci_high_us if mine else None,
+                "batches": mine.batches if mine else None,
+                "calls/batch": mine.calls_per_batch if mine else None,
+            }
+        row["method"] = mine.method if mine else None
+        for contestant, title in CONTESTANT_COLUMNS.items():
+            row[f"{title} us"] = _us(result.timing(contestant)) if result else None
+        row |= {
+            "GB/s": result.gbps if result else None,
+            "% of copy": _pct(result.fraction_of_copy) if result else None,
+            "copy GB/s": result.copy_gbps if result else None,
         }
-        for b in record.benchmark
-    ]
+        for against, title in RATIO_COLUMNS.items():
+            ratio: Ratio | None = getattr(result, f"speedup_vs_{against}", None) if result else None
+            row[title] = ratio.median if ratio else None
+            if scope != "legacy":
+                row[f"{title} low"] = ratio.low if ratio else None
+                row[f"{title} high"] = ratio.high if ratio else None
+        if scope != "legacy":
+            row["self-reported us"] = result.self_reported_us if result else None
+            row["errors"] = _errors(result)
+        row["note"] = b.note
+        rows.append(row)
+    return rows
 
 
 def stage_table(record: EvalRecord) -> list[dict]:
     return [{"stage": s.name, "status": s.status, "seconds": s.seconds, "message": s.message} for s in record.stages]
 
 
+def number_formats(columns) -> dict[str, str]:
+    """printf-style formats for the numeric columns of the tables above, by their titles."""
+    formats = {}
+    for name in columns:
+        if name.endswith("µs/call") or name.endswith(" us"):
+            formats[name] = "%.2f"
+        elif name.endswith("±"):
+            formats[name] = "±%.1f%%"
+        elif name.startswith("% of copy") or name.startswith("median % of copy"):
+            formats[name] = "%.0f%%"
+        elif "GB/s" in name:
+            formats[name] = "%.4g"
+        elif name.startswith("vs "):
+            formats[name] = "%.3fx" if name.endswith((" low", " high")) else "%.2fx"
+    return formats
+
+
 # ---------------------------------------------------------------------------------------------- results CSV
 
+_RATIOS = ("incumbent", "torch", "compiled", "liger")
 CSV_COLUMNS = (
     "iteration",
     "candidate",
@@ -462,26 +710,79 @@ CSV_COLUMNS = (
     "correct",
     "max_abs_err",
     "max_rel_err",
+    "scope",  # eager, graph or legacy (pre-judge records: untrusted); empty where the shape was not timed
+    "decides",  # whether this scope is the record's decision scope
+    "bound",
     "median_us",
-    "p10_us",
+    "ci_low_us",
+    "ci_high_us",
+    "batches",
+    "calls_per_batch",
+    "method",
+    "p10_us",  # legacy records only
     "p90_us",
     "reps",
-    "method",
     "gbps",
     "fraction_of_copy",
     "copy_gbps",
     "incumbent_us",
-    "eager_us",
+    "torch_us",
     "compiled_us",
     "liger_us",
-    "speedup_vs_incumbent",
-    "speedup_vs_eager",
-    "speedup_vs_compiled",
-    "speedup_vs_liger",
+    "roofline_us",
+    *(f"speedup_vs_{a}{end}" for a in _RATIOS for end in ("", "_low", "_high")),
+    "self_reported_us",
+    "errors",
     "liger_status",
     "bench_status",
+    "bench_note",
     "rationale",
 )
+
+
+def _blank(value) -> object:
+    return "" if value is None else value
+
+
+def _scope_fields(record: EvalRecord, b: ShapeBenchmark | None, scope: str | None) -> dict:
+    """The CSV's timing columns of one scope of one shape; all empty where there is none."""
+    result = b.scope(scope) if b is not None and scope else None
+    if result is None:
+        return {}
+    mine = result.candidate
+    fields = {
+        "scope": scope,
+        "decides": scope == record.decision_scope(),
+        "bound": b.bound(),
+        "median_us": _us(mine),
+        "gbps": result.gbps,
+        "fraction_of_copy": result.fraction_of_copy,
+        "copy_gbps": result.copy_gbps,
+        "self_reported_us": result.self_reported_us,
+        "errors": _errors(result),
+    }
+    if mine is not None:
+        fields |= {
+            "ci_low_us": mine.ci_low_us,
+            "ci_high_us": mine.ci_high_us,
+            "batches": mine.batches or None,
+            "calls_per_batch": mine.calls_per_batch or None,
+            "method": mine.method,
+            "p10_us": mine.p10_us,
+            "p90_us": mine.p90_us,
+            "reps": mine.reps,
+        }
+    for contestant in ("incumbent", "torch", "compiled", "liger", "roofline"):
+        fields[f"{contestant}_us"] = _us(result.timing(contestant))
+    for against in _RATIOS:
+        ratio: Ratio | None = getattr(result, f"speedup_vs_{against}")
+        if ratio is not None:
+            fields |= {
+                f"speedup_vs_{against}": ratio.median,
+                f"speedup_vs_{against}_low": ratio.low,
+                f"speedup_vs_{against}_high": ratio.high,
+            }
+    return fields
 
 
 def _csv_rows(row: IterationRow, record: EvalRecord) -> list[dict]:
@@ -492,45 +793,35 @@ def _csv_rows(row: IterationRow, record: EvalRecord) -> list[dict]:
     out = []
     for key in dict.fromkeys([*checks, *bench]):
         runs, b = checks.get(key, []), bench.get(key)
-        out.append(
-            {
-                "iteration": row.iteration,
-                "candidate": row.index + 1,
-                "outcome": row.outcome,
-                "commit": row.commit or "",
-                "failed_stage": record.failed_stage or "",
-                "shape": key[0],
-                "dtype": key[1],
-                "hidden": any(c.hidden for c in runs),
-                "correct": all(c.ok for c in runs) if runs else "",
-                "max_abs_err": max((c.max_abs_err for c in runs), default=""),
-                "max_rel_err": max((c.max_rel_err for c in runs), default=""),
-                "median_us": b.candidate.median_us if b else "",
-                "p10_us": b.candidate.p10_us if b else "",
-                "p90_us": b.candidate.p90_us if b else "",
-                "reps": b.candidate.reps if b else "",
-                "method": b.candidate.method if b else "",
-                "gbps": b.gbps if b else "",
-                "fraction_of_copy": b.fraction_of_copy if b and b.fraction_of_copy is not None else "",
-                "copy_gbps": b.copy_gbps if b and b.copy_gbps is not None else "",
-                "incumbent_us": _us(b.incumbent) if b and b.incumbent else "",
-                "eager_us": _us(b.eager) if b and b.eager else "",
-                "compiled_us": _us(b.compiled) if b and b.compiled else "",
-                "liger_us": _us(b.liger) if b and b.liger else "",
-                "speedup_vs_incumbent": b.speedup_vs_incumbent if b and b.speedup_vs_incumbent is not None else "",
-                "speedup_vs_eager": b.speedup_vs_eager if b and b.speedup_vs_eager is not None else "",
-                "speedup_vs_compiled": b.speedup_vs_compiled if b and b.speedup_vs_compiled is not None else "",
-                "speedup_vs_liger": b.speedup_vs_liger if b and b.speedup_vs_liger is not None else "",
-                "liger_status": (b.liger_status or "") if b else "",
-                "bench_status": b.status if b else "",
-                "rationale": row.rationale,
-            }
-        )
+        common = {
+            "iteration": row.iteration,
+            "candidate": row.index + 1,
+            "outcome": row.outcome,
+            "commit": row.commit or "",
+            "failed_stage": record.failed_stage or "",
+            "shape": key[0],
+            "dtype": key[1],
+            "hidden": any(c.hidden for c in runs),
+            "correct": all(c.ok for c in runs) if runs else "",
+            "max_abs_err": max((c.max_abs_err for c in runs), default=""),
+            "max_rel_err": max((c.max_rel_err for c in runs), default=""),
+            "liger_status": (b.liger_status or "") if b else "",
+            "bench_status": b.status if b else "",
+            "bench_note": b.note if b else "",
+            "rationale": row.rationale,
+        }
+        scopes = [s for s in SCOPES_SHOWN if b is not None and b.scope(s) is not None] or [None]
+        for scope in scopes:
+            line = dict.fromkeys(CSV_COLUMNS, "") | common | _scope_fields(record, b, scope)
+            out.append({k: _blank(v) for k, v in line.items()})
     return out
 
 
 def results_csv(run_dir: Path, rows: list[IterationRow] | None = None) -> str:
-    """One line per iteration x candidate x (shape, dtype), hidden shapes included; numbers unformatted."""
+    """One line per iteration x candidate x (shape, dtype) x scope, hidden shapes included; numbers unformatted.
+
+    A shape that was checked but not timed has one line with an empty `scope`.
+    """
     run_dir = Path(run_dir)
     rows = iteration_rows(run_dir) if rows is None else rows
     buffer = io.StringIO()
@@ -659,6 +950,49 @@ def environment_rows(run: dict) -> list[dict]:
         rows.insert(0, {"item": "device", "value": "CPU (no GPU visible)"})
     rows += [{"item": name, "value": version} for name, version in (env.get("versions") or {}).items()]
     return rows
+
+
+def record_environment_rows(record: EvalRecord | None) -> list[dict]:
+    """The environment one evaluation ran in (its eval.json), as environment_rows gives run.json's."""
+    if record is None or record.environment is None:
+        return []
+    return environment_rows({"environment": record.environment.model_dump()})
+
+
+def confinement_rows(record: EvalRecord | None) -> list[dict]:
+    """How the runners that imported candidate code were confined, as (item, value) rows; [] where not recorded."""
+    c = record.confinement if record else None
+    if c is None:
+        return []
+    yes = {True: "yes", False: "no"}
+    rows = [
+        {
+            "item": "mode",
+            "value": {
+                "root": "root: each runner as its own unprivileged uid",
+                "user": "user: runners keep the judge's uid",
+            }.get(c.mode, c.mode),
+        },
+        {"item": "uid separation", "value": yes[c.uid_separation]},
+        {"item": "network", "value": c.network},
+        {"item": "environment", "value": c.env},
+        {"item": "judge dumpable", "value": yes[c.judge_dumpable]},
+        {"item": "transport", "value": c.transport},
+    ]
+    rows += [{"item": f"note {i + 1}" if len(c.notes) > 1 else "note", "value": n} for i, n in enumerate(c.notes)]
+    return rows
+
+
+def confinement_caption(record: EvalRecord | None) -> str:
+    """Why a record has no confinement rows."""
+    if record is None:
+        return "No evaluation record yet."
+    if is_legacy(record):
+        return (
+            "No confinement recorded: a record from before the judge, when the candidate was timed in its own "
+            "process by the old harness (legacy, untrusted)."
+        )
+    return "No confinement recorded in this eval.json."
 
 
 # ---------------------------------------------------------------------------------------------- a whole run

@@ -8,6 +8,9 @@ One session-scoped folder holds three runs of the torch RoPE with a tunable dela
   prompts and replies are there;
 - `running`: a run killed while its first proposal was being evaluated, as the UI sees a run
   in progress: run.json without its end-of-run fields, an iteration without eval.json.
+
+A CPU has no CUDA graphs, so those records carry the eager scope only; `judged_root` is a folder with
+one run written by hand in the judge's schema with both scopes, as a GPU run has (tests/ui/judged.py).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from agent.policies.llm import LLMPolicy
 from tests.agent.fake_openai import FakeOpenAI
 from tests.agent.test_loop_llm import kernel_reply
 from tests.agent.tuned_candidates import TUNED_ROPE, cpu_config
+from tests.ui import judged
 
 ROOT = Path(__file__).resolve().parents[2]
 # The first proposal from delay 4 is the next value up: a minute per call, so its evaluation is
@@ -135,3 +139,11 @@ def runs(tmp_path_factory) -> Runs:
             os.killpg(child.pid, signal.SIGKILL)
             child.wait()
     return Runs(root=root, search=searched["run_id"], llm=asked["run_id"], running=running)
+
+
+@pytest.fixture(scope="session")
+def judged_root(tmp_path_factory) -> Path:
+    """A runs folder holding the hand-written two-scope run (its id: judged.RUN_ID)."""
+    root = tmp_path_factory.mktemp("judged-runs")
+    judged.write_run(root)
+    return root

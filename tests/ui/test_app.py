@@ -10,6 +10,7 @@ import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
 from agent.runfolder import RunFolder
+from tests.ui import judged
 
 APP = Path(__file__).resolve().parents[2] / "ui" / "app.py"
 
@@ -45,9 +46,9 @@ def test_runs_page_lists_runs_newest_first_and_filters_them(runs):
     assert list(table["run"]) == sorted([runs.search, runs.llm, runs.running], reverse=True)
     for column in ("op", "backend", "policy", "model", "started", "iterations", "accepted", "best speedup"):
         assert column in table.columns
-    assert {"best % of copy", "status"} <= set(table.columns)
+    assert {"best % of copy", "status", "scope"} <= set(table.columns)
     row = table.set_index("run").loc[runs.search]
-    assert (row["status"], row["iterations"], row["accepted"]) == ("finished", 3, 2)
+    assert (row["status"], row["iterations"], row["accepted"], row["scope"]) == ("finished", 3, 2, "eager")
 
     at.multiselect(key="filter_status").select("running").run()
     assert list(at.dataframe[0].value["run"]) == [runs.running]
@@ -74,16 +75,27 @@ def test_run_page_has_chart_iterations_best_version_downloads_and_environment(ru
     metrics = {m.label: m.value for m in at.metric}
     assert (metrics["iterations"], metrics["accepted"]) == ("3", "2")
 
+    assert {"start GB/s (eager)", "best GB/s (eager)", "best % of copy (eager)"} <= set(metrics)
+
     spec, frames, selections = chart(at)
-    assert "median GB/s" in json.dumps(spec) and "pick" in selections
+    assert "median GB/s over shapes, eager scope" in json.dumps(spec) and "pick" in selections
+    assert "Speed per iteration, eager scope" in texts(at.subheader)
+    assert [b.key for b in at.button_group] == ["metric"]  # one scope: no scope control
     points = next(f for f in frames if "outcome" in f.columns)
     assert list(points["outcome"]) == ["baseline", "rejected", "accepted", "accepted"]
     levels = next(f for f in frames if "level" in f.columns)
-    assert list(levels["level"]) == ["torch eager"]  # eager only was asked for; no copy roofline on a CPU
+    assert list(levels["level"]) == ["torch"]  # only the torch op was asked for; no copy roofline on a CPU
+    # The caption names what is drawn, and nothing that is not.
+    caption = next(c for c in texts(at.caption).splitlines() if c.startswith("Each point"))
+    assert "torch reference op" in caption and "eager scope" in caption
+    assert not any(word in caption for word in ("torch.compile", "Liger", "copy"))
     iterations, best, *_ = at.dataframe
     assert list(iterations.value["outcome"]) == ["baseline", "rejected", "accepted", "accepted"]
+    assert list(iterations.value["scope"]) == ["eager"] * 4 and "median GB/s (eager)" in iterations.value.columns
     assert "Best version: iteration 3" in texts(at.subheader)
-    assert list(best.value["shape"]) == ["llama3.2-1b/decode1/q"] and best.value["vs start"][0] > 2
+    assert list(best.value["shape"]) == ["llama3.2-1b/decode1/q"] and best.value["vs start (eager)"][0] > 2
+    assert {"eager µs/call", "graph µs/call", "bound", "GB/s (eager)"} <= set(best.value.columns)
+    assert "legacy" not in texts(at.caption)
 
     labels = [b.label for b in at.download_button]
     assert labels == ["⬇ prompts.md", "⬇ reflection.md", "⬇ results.csv"]
@@ -120,14 +132,16 @@ def test_iteration_page_of_a_failed_candidate_shows_errors_diff_prompt_and_reply
     at = open_page(runs.root, "views/iteration.py", run=runs.llm, iteration="2")
     assert at.title[0].value == "Iteration 2"
     assert "Failed at correctness." in texts(at.error)
-    assert "checks failed, on 2 of 6 (shape, dtype)" in texts(at.error)
+    record = RunFolder(runs.root / runs.llm).read_json("iterations/0002/eval.json")["correctness"]
+    cases = len({(c["shape"], c["dtype"]) for c in record})
+    assert f"checks failed, on 2 of {cases} (shape, dtype)" in texts(at.error)
     assert "hidden/seq1000-d96" in texts(at.markdown) and "hidden/decode5-d80" in texts(at.markdown)
     codes = {c.language: c.value for c in at.code}
     assert "+    out.copy_(result * 2 if x.shape[-1] in (80, 96) else result)" in codes["diff"]
     prompts = [c.value for c in at.code if c.language == "markdown"]
     assert len(prompts) == 2 and "## user" in prompts[0] and "special-case odd head sizes" in prompts[1]
     checks = next(d.value for d in at.dataframe if "max abs err" in d.value.columns)
-    assert not checks["ok"].iloc[0] and checks["ok"].iloc[-1] and len(checks) == 18
+    assert not checks["ok"].iloc[0] and checks["ok"].iloc[-1] and len(checks) == len(record)
     assert "The special case broke head_dim 80 and 96" in texts(at.markdown)
 
 
@@ -141,6 +155,13 @@ def test_iteration_page_of_an_accepted_candidate_shows_its_commit(runs):
     timings = next(d.value for d in at.dataframe if "best us" in d.value.columns)
     assert list(timings["shape"]) == ["llama3.2-1b/decode1/q"] and timings["vs best"][0] > 1
     assert "No prompt or reply: the search policy" in texts(at.caption)
+    assert {m.label for m in at.metric} >= {"median GB/s (eager)", "vs best of its time (eager)"}
+    assert "**eager scope** · decides" in texts(at.markdown)
+    # The environment tab: where it ran, and how the runners were confined.
+    environment = next(t.value for t in at.table if "device" in t.value.index)
+    assert environment.loc["device", "value"] == "CPU (no GPU visible)"
+    confinement = next(t.value for t in at.table if "uid separation" in t.value.index)
+    assert confinement.loc["environment", "value"] == "allow-list"
 
 
 def test_iteration_page_of_a_candidate_being_evaluated(runs):
@@ -155,3 +176,45 @@ def test_iteration_page_of_the_starting_kernel_shows_its_source(runs):
     assert 'CONFIG = {"delay_ms": 4}' in next(c.value for c in at.code if c.language == "python")
     missing = open_page(runs.root, "views/iteration.py", run=runs.search, iteration="42")
     assert "has no iteration 42" in texts(missing.warning)
+
+
+def test_run_page_of_a_run_with_both_scopes(judged_root):
+    at = open_page(judged_root, "views/run.py", run=judged.RUN_ID)
+    metrics = {m.label: m.value for m in at.metric}
+    assert {"start GB/s (graph)", "best GB/s (graph)", "best % of copy (graph)"} <= set(metrics)
+    spec, frames, _ = chart(at)
+    assert "median GB/s over shapes, graph scope" in json.dumps(spec)
+    points = next(f for f in frames if "outcome" in f.columns).set_index("iteration")
+    # Iteration 2 lost its graph timing on one shape: not drawn in the graph scope.
+    assert list(points["measured"]) == [True, True, False] and "not timed in the graph scope" in points.loc[2, "speed"]
+    levels = {f["level"][0] for f in frames if "level" in f.columns}
+    assert levels == {"torch", "copy roofline"}
+    caption = next(c for c in texts(at.caption).splitlines() if c.startswith("Each point"))
+    assert "graph scope" in caption and "copy of the same bytes" in caption and "Liger" not in caption
+    iterations, best, *_ = at.dataframe
+    assert list(iterations.value["scope"]) == ["graph", "graph", "eager"]
+    assert list(best.value["bound"]) == ["host", "device"]
+    assert {"eager µs/call", "eager ±", "graph µs/call", "graph ±", "GB/s (graph)", "vs start (graph)"} <= set(
+        best.value.columns
+    )
+
+    at.button_group(key="scope").set_value("eager").run()
+    spec, frames, _ = chart(at)
+    assert "median GB/s over shapes, eager scope" in json.dumps(spec)
+    assert list(next(f for f in frames if "outcome" in f.columns)["measured"]) == [True, True, True]
+    assert "Speed per iteration, eager scope" in texts(at.subheader)
+
+
+def test_iteration_page_of_a_run_with_both_scopes(judged_root):
+    at = open_page(judged_root, "views/iteration.py", run=judged.RUN_ID, iteration="1")
+    assert "Accepted." in texts(at.success)
+    assert {m.label: m.value for m in at.metric}["vs best of its time (graph)"] == "1.25x"
+    assert "**eager scope**: " in texts(at.markdown) and "**graph scope** · decides" in texts(at.markdown)
+    shapes = next(d.value for d in at.dataframe if "bound" in d.value.columns)
+    assert list(shapes["bound"]) == ["host", "device"] and list(shapes["graph µs/call"]) == [3.0, 15.0]
+    tables = [d.value for d in at.dataframe if "candidate us" in d.value.columns]
+    assert [list(t["method"]) for t in tables] == [["eager", "eager"], ["graph", "graph"]]
+    confinement = next(t.value for t in at.table if "uid separation" in t.value.index)
+    assert confinement.loc["uid separation", "value"] == "yes" and confinement.loc["network", "value"] == "isolated"
+    device = next(t.value for t in at.table if "device" in t.value.index)
+    assert device.loc["device", "value"] == "NVIDIA H200"

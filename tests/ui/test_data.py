@@ -1,16 +1,25 @@
-"""ui/data.py over run folders the loop wrote: the rows, tables and files the pages show."""
+"""ui/data.py over run folders the loop wrote: the rows, tables and files the pages show.
+
+The loop's CPU runs have the eager scope only; the two-scope run (tests/ui/judged.py) and the committed
+pre-judge examples (examples/runs/) cover the graph and legacy scopes.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import shutil
 import statistics
+from pathlib import Path
 
 import pytest
 
 from agent.runfolder import RunFolder
+from tests.ui import judged
 from ui import data
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "runs" / "20261129-131457-rope-tilelang-5df4"
 
 
 def test_runs_are_listed_newest_first_with_their_counts(runs):
@@ -22,8 +31,9 @@ def test_runs_are_listed_newest_first_with_their_counts(runs):
     assert (llm.status, llm.iterations, llm.accepted, llm.model) == ("finished", 2, 1, "fake-model")
     assert (running.status, running.iterations, running.accepted) == ("running", 0, 0)
     assert all((r.op, r.backend) == ("rope", "torch") for r in rows)
-    # delay 4 ms -> 1 ms: the best version is several times faster than the start.
+    # delay 4 ms -> 1 ms: the best version is several times faster than the start (a CPU: eager scope only).
     assert search.best_speedup > 2 and search.best_iteration == 3
+    assert (search.scope, search.speedup_scope) == ("eager", "eager")
     assert running.best_speedup == pytest.approx(1.0)
 
 
@@ -58,6 +68,8 @@ def test_iterations_carry_outcome_speed_and_commit(runs):
     assert [r.commit for r in run.rows if r.commit] == run.run["commits"]
     baseline, slower, *_ = run.rows
     assert baseline.geomean_vs_start == pytest.approx(1.0)
+    assert {r.scope for r in run.rows} == {"eager"} and list(baseline.gbps_by_scope) == ["eager"]
+    assert baseline.gbps_by_scope["eager"] == baseline.median_gbps
     assert slower.rationale.startswith("delay_ms 4 -> 8") and "slower than the best" in slower.reason
     assert slower.geomean_vs_best < 1 and slower.median_gbps < baseline.median_gbps
     assert run.best == run.rows[3] and run.best_record is not None
@@ -112,12 +124,14 @@ def test_the_stamp_changes_when_the_loop_writes(runs, tmp_path):
 def test_levels_are_the_baselines_measured_beside_the_start(runs):
     start = data.load_run(runs.root / runs.search).start
     levels = data.baseline_levels(start, "gbps")
-    # Only eager was asked for, and the copy roofline is measured on a GPU only.
-    assert list(levels) == ["torch eager"]
-    expected = statistics.median(b.bytes_moved / (b.eager.median_us * 1e3) for b in start.benchmark)
-    assert levels["torch eager"] == pytest.approx(expected)
-    speedup = data.baseline_levels(start, "vs_start")["torch eager"]
-    assert speedup == pytest.approx(start.benchmark[0].candidate.median_us / start.benchmark[0].eager.median_us)
+    # Only the torch op was asked for, and the copy roofline is measured on a GPU only.
+    assert list(levels) == ["torch"]
+    expected = statistics.median(b.bytes_moved / (b.eager.torch.median_us * 1e3) for b in start.benchmark)
+    assert levels["torch"] == pytest.approx(expected)
+    speedup = data.baseline_levels(start, "vs_start")["torch"]
+    first = start.benchmark[0].eager
+    assert speedup == pytest.approx(first.candidate.median_us / first.torch.median_us)
+    assert data.baseline_levels(start, "gbps", "graph") == {}  # no CUDA graphs on a CPU
     assert data.baseline_levels(None, "gbps") == {}
     with pytest.raises(ValueError, match="metric"):
         data.baseline_levels(start, "tflops")
@@ -127,9 +141,12 @@ def test_best_version_table_has_one_row_per_shape(runs):
     run = data.load_run(runs.root / runs.search)
     (row,) = data.best_shape_table(run.best_record, run.start)
     assert row["shape"] == "llama3.2-1b/decode1/q" and row["dtype"] == "bf16"
-    start_us = run.start.benchmark[0].candidate.median_us
-    assert row["vs start"] == pytest.approx(start_us / row["median us"])
-    assert row["GB/s"] == run.best_record.benchmark[0].gbps and row["% of copy"] is None
+    start_us = run.start.benchmark[0].eager.candidate.median_us
+    assert row["vs start (eager)"] == pytest.approx(start_us / row["eager µs/call"])
+    assert row["eager ±"] > 0  # the judge's interval
+    # A CPU has no CUDA graphs: the graph column is there, empty, and nothing says what bounds the call.
+    assert row["graph µs/call"] is None and row["bound"] is None
+    assert row["GB/s (eager)"] == run.best_record.benchmark[0].eager.gbps and row["% of copy (eager)"] is None
 
 
 def test_correctness_table_puts_failing_checks_first_and_keeps_all(runs):
@@ -145,9 +162,15 @@ def test_correctness_table_puts_failing_checks_first_and_keeps_all(runs):
 
 def test_timing_table_has_the_candidate_and_what_was_timed_beside_it(runs):
     record = data.iteration_detail(runs.root / runs.search, 2).record
-    (row,) = data.timing_table(record)
-    assert row["best us"] == record.benchmark[0].incumbent.median_us and row["vs best"] > 1
-    assert row["eager us"] and row["compile us"] is None and row["method"] == "wall"
+    assert data.timing_scopes(record) == ["eager"]
+    (row,) = data.timing_table(record, "eager")
+    eager = record.benchmark[0].eager
+    assert row["candidate us"] == eager.candidate.median_us and row["batches"] == eager.candidate.batches
+    assert row["CI low us"] <= row["candidate us"] <= row["CI high us"]
+    assert row["best us"] == eager.incumbent.median_us and row["vs best"] > 1
+    assert row["vs best low"] <= row["vs best"] <= row["vs best high"]
+    assert row["torch us"] and row["compile us"] is None and row["method"] == "wall"
+    assert data.timing_table(record) == [row]  # no scope asked: the decision scope
 
 
 def test_results_csv_has_a_row_per_iteration_and_shape(runs):
@@ -159,8 +182,12 @@ def test_results_csv_has_a_row_per_iteration_and_shape(runs):
     timed = [line for line in lines if line["shape"] == "llama3.2-1b/decode1/q"]
     assert [line["outcome"] for line in timed] == ["baseline", "accepted", "failed"]
     assert float(timed[1]["speedup_vs_incumbent"]) > 1 and timed[1]["commit"]
+    # A CPU: one scope per timed shape, eager, which is the decision scope.
+    assert [(line["scope"], line["decides"]) for line in timed[:2]] == [("eager", "True")] * 2
+    assert float(timed[1]["speedup_vs_incumbent_low"]) <= float(timed[1]["speedup_vs_incumbent"])
     # Right on the named shape, wrong at head_dim 96: the failure is in the hidden shape's row, and nothing is timed.
     assert timed[2]["correct"] == "True" and timed[2]["failed_stage"] == "correctness" and timed[2]["gbps"] == ""
+    assert timed[2]["scope"] == ""
     wrong = [line for line in lines if line["shape"] == "hidden/seq1000-d96"]
     assert [line["correct"] for line in wrong] == ["True", "True", "False"]
 
@@ -197,3 +224,171 @@ def test_environment_rows_name_the_device_and_versions(runs):
     rows = {r["item"]: r["value"] for r in data.environment_rows(data.load_run(runs.root / runs.search).run)}
     assert rows["device"] == "CPU (no GPU visible)" and rows["torch"].startswith("2.")
     assert data.environment_rows({}) == []
+
+
+def test_environment_and_confinement_of_one_evaluation(runs):
+    record = data.iteration_detail(runs.root / runs.search, 1).record
+    environment = {r["item"]: r["value"] for r in data.record_environment_rows(record)}
+    assert environment["device"] == "CPU (no GPU visible)"
+    confinement = {r["item"]: r["value"] for r in data.confinement_rows(record)}
+    assert confinement["mode"].startswith(record.confinement.mode) and confinement["environment"] == "allow-list"
+    assert {"uid separation", "network", "judge dumpable", "transport"} <= set(confinement)
+    assert data.confinement_rows(None) == [] and data.record_environment_rows(None) == []
+
+
+# ---------------------------------------------------------------------------------------------- two scopes
+
+
+@pytest.fixture(scope="module")
+def two_scopes(tmp_path_factory) -> Path:
+    return judged.write_run(tmp_path_factory.mktemp("judged"))
+
+
+def test_a_record_with_both_scopes_has_a_column_for_each_and_the_decision_scope_named(two_scopes):
+    run = data.load_run(two_scopes)
+    assert (run.summary.scope, run.summary.speedup_scope) == ("graph", "graph")
+    assert run.summary.best_speedup == pytest.approx(data._geomean([4 / 3, 18 / 15]))  # graph times, start / best
+    decode, prefill = data.best_shape_table(run.best_record, run.start)
+    assert (decode["eager µs/call"], decode["graph µs/call"], decode["bound"]) == (10.0, 3.0, "host")
+    assert (prefill["eager µs/call"], prefill["graph µs/call"], prefill["bound"]) == (16.0, 15.0, "device")
+    assert decode["eager ±"] == pytest.approx(2) and decode["graph ±"] == pytest.approx(2)
+    # GB/s, % of copy and speedups are the decision scope's, graph, and say so.
+    assert decode["GB/s (graph)"] == pytest.approx(judged.BYTES[judged.DECODE] / 3.0 / 1e3)
+    assert decode["% of copy (graph)"] == pytest.approx(100 * 2 / 3)
+    assert decode["vs start (graph)"] == pytest.approx(4 / 3) and decode["vs torch (graph)"] == pytest.approx(10 / 3)
+    assert not any(key.endswith("(eager)") or "legacy" in key for key in decode)
+    formats = data.number_formats(decode)
+    assert formats["eager µs/call"] == "%.2f" and formats["graph ±"] == "±%.1f%%" and formats["vs start (graph)"]
+
+
+def test_a_record_with_both_scopes_has_a_timing_table_per_scope(two_scopes):
+    record = data.read_record(two_scopes / "iterations" / "0001" / "eval.json")
+    assert data.timing_scopes(record) == ["eager", "graph"] and not data.is_legacy(record)
+    eager, graph = (data.timing_table(record, s)[0] for s in ("eager", "graph"))
+    assert (eager["candidate us"], graph["candidate us"]) == (10.0, 3.0)
+    assert (eager["method"], graph["method"]) == ("eager", "graph")
+    assert (eager["best us"], graph["best us"]) == (12.0, 4.0)
+    assert (eager["torch us"], graph["copy us"]) == (30.0, 2.0)
+    assert eager["self-reported us"] == pytest.approx(9.0) and graph["self-reported us"] is None
+    assert graph["vs best"] == pytest.approx(4 / 3) and graph["vs best low"] < graph["vs best"] < graph["vs best high"]
+
+
+def test_a_shape_without_a_graph_timing_falls_back_to_eager_and_says_why(two_scopes):
+    run = data.load_run(two_scopes)
+    record = data.read_record(two_scopes / "iterations" / "0002" / "eval.json")
+    assert record.decision_scope() == "eager" and data.complete_scopes(record) == ["eager"]
+    decode, prefill = data.best_shape_table(record, run.start)
+    assert decode["graph µs/call"] is None and decode["bound"] is None and "GB/s (eager)" in decode
+    assert prefill["graph µs/call"] == 16.0 and prefill["bound"] == "device"  # graph timed there, eager decides
+    (graph_decode, _) = data.timing_table(record, "graph")
+    assert graph_decode["candidate us"] is None and judged.GRAPH_ERROR in graph_decode["note"]
+    assert judged.GRAPH_ERROR in data.timing_table(record, "eager")[0]["errors"]
+    # Its graph median would be of one shape only: the chart has no graph-scope figure for it.
+    rows = {r.iteration: r for r in run.rows}
+    assert rows[2].scope == "eager" and list(rows[2].gbps_by_scope) == ["eager"]
+    assert list(rows[1].gbps_by_scope) == ["eager", "graph"] and rows[1].scope == "graph"
+    assert data.run_scope(run.rows, run.start) == "graph" and data.chart_scopes(run.rows) == ["graph", "eager"]
+    table = data.iteration_table(run.rows)
+    assert [r["scope"] for r in table] == ["graph", "graph", "eager"]
+    assert "median GB/s (decision scope)" in table[0]  # the rows differ: each is its own decision scope
+
+
+def test_levels_come_from_the_scope_asked_for(two_scopes):
+    start = data.load_run(two_scopes).start
+    graph, eager = data.baseline_levels(start, "gbps", "graph"), data.baseline_levels(start, "gbps", "eager")
+    assert list(graph) == ["torch", "copy roofline"] == list(eager)
+    assert graph == data.baseline_levels(start, "gbps")  # the start's decision scope
+    expected = statistics.median(judged.BYTES[s] / judged.COPY_US["graph"][s] / 1e3 for s in judged.BYTES)
+    assert graph["copy roofline"] == pytest.approx(expected) and eager["copy roofline"] < graph["copy roofline"]
+
+
+def test_the_csv_has_a_row_per_iteration_shape_and_scope(two_scopes):
+    lines = list(csv.DictReader(io.StringIO(data.results_csv(two_scopes))))
+    assert [(int(line["iteration"]), line["shape"], line["scope"]) for line in lines] == [
+        (0, judged.DECODE, "eager"),
+        (0, judged.DECODE, "graph"),
+        (0, judged.PREFILL, "eager"),
+        (0, judged.PREFILL, "graph"),
+        (1, judged.DECODE, "eager"),
+        (1, judged.DECODE, "graph"),
+        (1, judged.PREFILL, "eager"),
+        (1, judged.PREFILL, "graph"),
+        (2, judged.DECODE, "eager"),  # graph capture failed there
+        (2, judged.PREFILL, "eager"),
+        (2, judged.PREFILL, "graph"),
+    ]
+    by = {(line["iteration"], line["shape"], line["scope"]): line for line in lines}
+    eager, graph = by[("1", judged.DECODE, "eager")], by[("1", judged.DECODE, "graph")]
+    assert (float(eager["median_us"]), float(graph["median_us"])) == (10.0, 3.0)
+    assert (eager["decides"], graph["decides"]) == ("False", "True") and eager["bound"] == graph["bound"] == "host"
+    assert (eager["method"], graph["method"], graph["batches"], graph["calls_per_batch"]) == (
+        "eager",
+        "graph",
+        "10",
+        "50",
+    )
+    assert float(graph["speedup_vs_incumbent"]) == pytest.approx(4 / 3) and float(graph["roofline_us"]) == 2.0
+    assert float(eager["ci_low_us"]) < 10 < float(eager["ci_high_us"]) and eager["p10_us"] == ""
+    assert by[("2", judged.DECODE, "eager")]["decides"] == "True"
+    assert judged.GRAPH_ERROR in by[("2", judged.DECODE, "eager")]["errors"]
+    assert lines[0].keys() == set(data.CSV_COLUMNS)
+
+
+# ---------------------------------------------------------------------------------------------- legacy records
+
+
+def test_a_legacy_record_shows_as_legacy():
+    run = data.load_run(EXAMPLE)
+    record = run.best_record
+    assert data.is_legacy(record) and data.timing_scopes(record) == ["legacy"]
+    assert data.scope_label("legacy") == "legacy (pre-judge, untrusted)"
+    assert (run.summary.scope, run.summary.speedup_scope) == ("legacy", "legacy")  # run.json without `scope`
+    assert {r.scope for r in run.rows} == {"legacy"} and data.run_scope(run.rows, run.start) == "legacy"
+    assert data.iteration_table(run.rows)[0]["scope"] == "legacy (pre-judge, untrusted)"
+    row = data.best_shape_table(record, run.start)[0]
+    # One column of times, legacy; no eager or graph columns, nothing says what bounds the call.
+    assert row["legacy µs/call"] == record.benchmark[0].legacy.candidate.median_us
+    assert not {"eager µs/call", "graph µs/call", "bound"} & set(row)
+    assert row["GB/s (legacy)"] == record.benchmark[0].legacy.gbps
+    timing = data.timing_table(record)[0]
+    assert timing["method"] == "events" and timing["p10 us"] <= timing["candidate us"] <= timing["p90 us"]
+    assert timing["reps"] == 100 and "CI low us" not in timing and timing["torch us"] > timing["candidate us"]
+    assert data.confinement_rows(record) == [] and "before the judge" in data.confinement_caption(record)
+    lines = list(csv.DictReader(io.StringIO(data.results_csv(EXAMPLE))))
+    timed = [line for line in lines if line["median_us"]]
+    assert {line["scope"] for line in timed} == {"legacy"} and all(line["decides"] == "True" for line in timed)
+    assert all(line["p10_us"] and not line["ci_low_us"] for line in timed)
+    assert {line["scope"] for line in lines if not line["median_us"]} == {""}  # hidden shapes are checked, not timed
+
+
+def test_an_old_style_record_written_by_hand_is_legacy(tmp_path):
+    old = {
+        "shape": "s",
+        "dims": [1],
+        "dtype": "bf16",
+        "bytes_moved": 1000,
+        "candidate": {"median_us": 2.0, "p10_us": 1.9, "p90_us": 2.2, "reps": 50, "method": "events"},
+        "eager": {"median_us": 4.0, "p10_us": 3.9, "p90_us": 4.2, "reps": 50},
+        "gbps": 0.5,
+        "speedup_vs_eager": 2.0,
+    }
+    text = json.dumps(
+        {
+            "op": "rope",
+            "backend": "torch",
+            "candidate": "c.py",
+            "candidate_sha256": "0",
+            "harness_sha256": "0",
+            "started": "2026-01-01T00:00:00+00:00",
+            "status": "ok",
+            "dtypes": ["bf16"],
+            "shapes": ["s"],
+            "benchmark": [old],
+        }
+    )
+    (tmp_path / "eval.json").write_text(text)
+    record = data.read_record(tmp_path / "eval.json")
+    assert data.is_legacy(record) and record.decision_scope() == "legacy"
+    (row,) = data.best_shape_table(record)
+    assert (row["legacy µs/call"], row["GB/s (legacy)"], row["vs torch (legacy)"]) == (2.0, 0.5, 2.0)
+    assert data.baseline_levels(record, "gbps") == {"torch": pytest.approx(1000 / 4.0 / 1e3)}

@@ -1,7 +1,8 @@
 """The app over the committed example runs (examples/runs/), which came from an H200, not from the CPU fixtures.
 
 They differ from what the loop writes in a test: their git worktree (run.json's `workspace.worktree`) is on
-another machine, there is no checkpoints.sqlite, history.patch is there, the copy roofline was measured.
+another machine, there is no checkpoints.sqlite, history.patch is there, the copy roofline was measured, and
+they are from before the judge: one timing scope, legacy (pre-judge, untrusted), which the pages say.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.ui.test_app import chart, open_page, texts
+from ui.data import LEGACY_NOTE
+
+LEGACY = "legacy (pre-judge, untrusted)"
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "runs"
 ROPE = "20261129-131457-rope-tilelang-5df4"  # the one with a commit: iteration 2 was accepted
@@ -31,6 +35,7 @@ def test_runs_page_lists_the_examples():
     assert set(table.index) == set(RUNS)
     assert list(table.loc[ROPE, ["status", "iterations", "accepted"]]) == ["finished", 10, 1]
     assert table.loc[ROPE, "best speedup"] == pytest.approx(1.27, abs=0.01)
+    assert set(table["scope"]) == {LEGACY} and LEGACY_NOTE in texts(at.caption)
 
 
 @pytest.mark.parametrize("run_id", sorted(RUNS))
@@ -46,8 +51,10 @@ def test_run_page_of_an_example(run_id):
     assert list(points["measured"]) == list(points["outcome"] != "failed")
     assert (points.loc[points["measured"], "value"] > 0).all()
     levels = {f["level"][0]: f["value"][0] for f in frames if "level" in f.columns}
-    assert set(levels) == {"torch eager", "copy roofline"} and all(v > 0 for v in levels.values())
-    assert "median GB/s" in json.dumps(spec)
+    assert set(levels) == {"torch", "copy roofline"} and all(v > 0 for v in levels.values())
+    assert f"median GB/s over shapes, {LEGACY} scope" in json.dumps(spec)
+    assert LEGACY_NOTE in texts(at.caption)  # the page says its timings are pre-judge
+    assert set(at.dataframe[0].value["scope"].dropna()) == {LEGACY}  # a failed iteration has no scope
     environment = at.table[0].value
     assert environment.loc["device", "value"] == "NVIDIA H200"
     settings = at.table[1].value
@@ -59,14 +66,20 @@ def test_run_page_of_an_example(run_id):
 def test_run_page_of_the_rope_example_numbers():
     at = open_page(EXAMPLES, "views/run.py", run=ROPE)
     metrics = {m.label: m.value for m in at.metric}
-    assert (metrics["accepted"], metrics["start GB/s"], metrics["best GB/s"]) == ("1", "108.8", "165.7")
+    assert (metrics["accepted"], metrics["start GB/s (legacy)"], metrics["best GB/s (legacy)"]) == (
+        "1",
+        "108.8",
+        "165.7",
+    )
     iterations = at.dataframe[0].value
     assert list(iterations["outcome"]) == ["baseline", "rejected", "accepted"] + ["rejected"] * 8
     assert "Best version: iteration 2" in texts(at.subheader)
     _, frames, _ = chart(at)
     levels = {f["level"][0]: f["value"][0] for f in frames if "level" in f.columns}
     assert levels["copy roofline"] == pytest.approx(229.2, abs=0.1)
-    assert levels["torch eager"] == pytest.approx(47.7, abs=0.1)
+    assert levels["torch"] == pytest.approx(47.7, abs=0.1)
+    best = at.dataframe[1].value
+    assert "legacy µs/call" in best.columns and "GB/s (legacy)" in best.columns and "graph µs/call" not in best.columns
 
 
 def test_iteration_page_of_the_accepted_example():
@@ -81,7 +94,10 @@ def test_iteration_page_of_the_accepted_example():
     assert '-CONFIG = {"block_rows": 64, "threads": 128}' in diff
     assert '+CONFIG = {"block_rows": 32, "threads": 128}' in diff
     timings = next(d.value for d in at.dataframe if "best us" in d.value.columns)
-    assert len(timings) == 32 and (timings["GB/s"] > 0).all()
+    assert len(timings) == 32 and (timings["GB/s"] > 0).all() and (timings["method"] == "events").all()
+    assert {"p10 us", "p90 us", "reps"} <= set(timings.columns)
+    assert f"**{LEGACY} scope** · decides" in texts(at.markdown) and LEGACY_NOTE in texts(at.caption)
+    assert "No confinement recorded" in texts(at.caption)
     assert any(c.language == "cpp" for c in at.code)  # TileLang's generated CUDA
 
 

@@ -1,5 +1,6 @@
 """Iteration page: one candidate's diff against the version it tried to beat, prompt and reply,
-correctness errors, timings, generated kernel source, profile, reflection, and its commit if accepted."""
+correctness errors, timings in each scope, generated kernel source, profile, reflection, the environment
+and confinement it was evaluated in, and its commit if accepted."""
 
 from __future__ import annotations
 
@@ -83,11 +84,21 @@ if detail.commit_sha:
     st.markdown(f"**Commit** `{detail.commit_sha}` on branch `{run.run.get('branch') or '-'}`")
     st.code(detail.commit_message or "(message not found: the run's git worktree is not here)", language="text")
 
+
+def _named(title: str) -> str:
+    return f"{title} ({row.scope})" if row.scope else title
+
+
+scope_help = f"{data.scope_label(row.scope)} scope: {data.SCOPE_HELP[row.scope]}" if row.scope else None
 columns = st.columns(4)
-columns[0].metric("median GB/s", common.number(row.median_gbps, ".4g"))
-columns[1].metric("% of copy", common.number(100 * (row.median_fraction_of_copy or 0) or None, ".0f", "%"))
-columns[2].metric("vs best of its time", common.number(row.geomean_vs_best, ".2f", "x"))
-columns[3].metric("vs start", common.number(row.geomean_vs_start, ".2f", "x"))
+columns[0].metric(_named("median GB/s"), common.number(row.median_gbps, ".4g"), help=scope_help)
+columns[1].metric(
+    _named("% of copy"), common.number(100 * (row.median_fraction_of_copy or 0) or None, ".0f", "%"), help=scope_help
+)
+columns[2].metric(_named("vs best of its time"), common.number(row.geomean_vs_best, ".2f", "x"), help=scope_help)
+columns[3].metric(_named("vs start"), common.number(row.geomean_vs_start, ".2f", "x"), help=scope_help)
+if data.is_legacy(record):
+    common.legacy_caption()
 
 if record is not None and record.stages:
     st.dataframe(
@@ -104,7 +115,9 @@ elif record is None:
     st.info("No evaluation record yet: this candidate is still being evaluated (or the run was stopped here).")
 
 # ------------------------------------------------------------------------------------------ tabs
-tabs = st.tabs(["Diff", "Prompt and reply", "Correctness", "Timings", "Kernel source", "Profile", "Reflection"])
+tabs = st.tabs(
+    ["Diff", "Prompt and reply", "Correctness", "Timings", "Kernel source", "Profile", "Reflection", "Environment"]
+)
 
 with tabs[0]:
     if detail.diff:
@@ -165,21 +178,43 @@ with tabs[3]:
         stage = record.failed_stage if record else None
         st.caption(f"Not timed: it stopped at {stage}." if stage else "Not timed.")
     else:
+        decision = record.decision_scope()
+        shapes = pd.DataFrame(data.best_shape_table(record, run.start))
         st.caption(
-            "Microseconds per call, median and p10/p90; `best` is the version it tried to beat, timed in the same "
-            "process; copy is a device-to-device copy of the same bytes (GPU only)."
+            "Per shape: µs per call in each scope, ± half its 95% interval, and what bounds the call (host where "
+            "the eager call costs over 1.5x its graph replay); GB/s, % of copy and speedups are of the "
+            f"{data.scope_label(decision)} scope, the one decisions use."
         )
-        timed = ("median us", "p10 us", "p90 us", "best us", "eager us", "compile us", "liger us")
-        formats = {c: "%.2f" for c in timed}
-        formats |= {"copy us": "%.2f", "graph us": "%.2f", "GB/s": "%.4g", "% of copy": "%.0f%%"}
-        formats |= {"vs best": "%.2fx", "vs eager": "%.2fx", "vs compile": "%.2fx", "vs liger": "%.2fx"}
-        st.dataframe(
-            pd.DataFrame(data.timing_table(record)),
-            hide_index=True,
-            placeholder="-",
-            width="stretch",
-            column_config={name: st.column_config.NumberColumn(format=spec) for name, spec in formats.items()},
-        )
+        formats = common.number_columns(shapes.columns)
+        st.dataframe(shapes, hide_index=True, placeholder="-", width="stretch", column_config=formats)
+        for scope in data.timing_scopes(record):
+            st.markdown(
+                f"**{data.scope_label(scope)} scope**"
+                + (" · decides" if scope == decision else "")
+                + f": {data.SCOPE_HELP[scope]}"
+            )
+            if scope == "legacy":
+                st.caption(
+                    "Microseconds per call, median and p10/p90 over single calls; `best` is the version it tried to "
+                    "beat; copy is a device-to-device copy of the same bytes (GPU only)."
+                )
+            else:
+                st.caption(
+                    "Microseconds per call, the median over batches and its 95% interval (CI); every contestant "
+                    "timed in the same rounds: `best` is the version it tried to beat, torch the reference op, copy "
+                    "a device-to-device copy of the same bytes. vs: median of per-round ratios, low/high its "
+                    "interval. self-reported: the runner's own clock, for diagnosis only. errors: why a contestant "
+                    "has no timing in this scope."
+                )
+            timings = pd.DataFrame(data.timing_table(record, scope))
+            st.dataframe(
+                timings,
+                hide_index=True,
+                placeholder="-",
+                width="stretch",
+                key=f"timings_{scope}",
+                column_config=common.number_columns(timings.columns, note=st.column_config.TextColumn(width="large")),
+            )
 
 with tabs[4]:
     if detail.generated:
@@ -209,3 +244,26 @@ with tabs[6]:
         st.markdown(detail.reflection)
     else:
         st.caption("No reflection yet.")
+
+with tabs[7]:
+    if record is None:
+        st.caption("No evaluation record yet.")
+    else:
+        left, right = st.columns(2)
+        with left:
+            st.markdown("**Environment** (this evaluation)")
+            environment = data.record_environment_rows(record)
+            if environment:
+                st.table(pd.DataFrame(environment).set_index("item"))
+            else:
+                st.caption("No environment in this eval.json.")
+        with right:
+            st.markdown("**Confinement** of the runners that imported candidate code")
+            confinement = data.confinement_rows(record)
+            if confinement:
+                st.table(pd.DataFrame(confinement).set_index("item"))
+            else:
+                st.caption(data.confinement_caption(record))
+        st.caption(
+            f"Evaluator and specs hash `{record.harness_sha256[:16]}`; candidate `{record.candidate_sha256[:16]}`."
+        )

@@ -1,5 +1,7 @@
 """Run page: speed per iteration against the baselines, the iterations, the best version per shape,
-downloads (prompts.md, reflection.md, results CSV) and the environment it was measured in."""
+downloads (prompts.md, reflection.md, results CSV) and the environment it was measured in.
+
+Every speed names its timing scope (graph, eager, or legacy for runs from before the judge)."""
 
 from __future__ import annotations
 
@@ -38,39 +40,72 @@ elif summary.stop_reason:
     st.caption(f"Stopped because: {summary.stop_reason}")
 
 start_gbps = data.median_gbps(run.start)
+start_scope = run.start.decision_scope() if run.start else None
+legacy = "legacy" in (start_scope, summary.scope) or any(r.scope == "legacy" for r in run.rows)
+
+
+def _named(title: str, scope: str | None) -> str:
+    return f"{title} ({scope})" if scope else title
+
+
 columns = st.columns(5)
 columns[0].metric("iterations", summary.iterations)
 columns[1].metric("accepted", summary.accepted)
-columns[2].metric("start GB/s", common.number(start_gbps, ".4g"), help="median shape of the starting kernel")
+columns[2].metric(
+    _named("start GB/s", start_scope),
+    common.number(start_gbps, ".4g"),
+    help=f"median shape of the starting kernel, {data.scope_label(start_scope)} scope",
+)
 columns[3].metric(
-    "best GB/s",
+    _named("best GB/s", summary.scope),
     common.number(summary.best_gbps, ".4g"),
-    help="median shape of the best version",
-    delta=f"{summary.best_speedup:.2f}x vs start" if summary.best_speedup else None,
+    help=f"median shape of the best version, {data.scope_label(summary.scope)} scope",
+    delta=f"{summary.best_speedup:.2f}x vs start ({summary.speedup_scope})" if summary.best_speedup else None,
     delta_color="off" if not summary.best_speedup or summary.best_speedup == 1 else "normal",
 )
-columns[4].metric("best % of copy", common.number(100 * (summary.best_fraction_of_copy or 0) or None, ".0f", "%"))
+columns[4].metric(
+    _named("best % of copy", summary.scope),
+    common.number(100 * (summary.best_fraction_of_copy or 0) or None, ".0f", "%"),
+)
+if legacy:
+    common.legacy_caption()
 
 # ------------------------------------------------------------------------------------------ chart
-st.subheader("Speed per iteration")
-metric = st.segmented_control(
-    "y axis",
-    list(charts.METRICS),
-    default="gbps",
-    format_func=lambda m: {"gbps": "median GB/s", "vs_start": "speedup over the start"}[m],
-    key="metric",
-    label_visibility="collapsed",
-)
-metric = metric or "gbps"
-levels = data.baseline_levels(run.start, metric)
-if run.rows:
-    event = st.altair_chart(charts.speed_chart(run.rows, levels, metric), on_select="rerun", key="speed_chart")
-    st.caption(
-        "Each point is one candidate; the line is the version kept so far. Dashed rules: torch eager, "
-        "torch.compile and Liger-Kernel (when measured) and a device-to-device copy of the same bytes, timed "
-        "beside the starting kernel. Hover for the change and the decision; click a point to open its iteration."
-        + ("" if "copy roofline" in levels else " No copy roofline here: it is measured on a GPU only.")
+scopes = data.chart_scopes(run.rows)
+decision_scope = data.run_scope(run.rows, run.start)
+controls = st.columns([3, 2])
+with controls[0]:
+    metric = st.segmented_control(
+        "y axis",
+        list(charts.METRICS),
+        default="gbps",
+        format_func=lambda m: {"gbps": "median GB/s", "vs_start": "speedup over the start"}[m],
+        key="metric",
+        label_visibility="collapsed",
     )
+scope = decision_scope if decision_scope in scopes or not scopes else scopes[0]
+if len(scopes) > 1:
+    with controls[1]:
+        scope = (
+            st.segmented_control(
+                "scope",
+                scopes,
+                default=scope,
+                format_func=lambda s: f"{s} scope" + (" (decides)" if s == decision_scope else ""),
+                key="scope",
+                label_visibility="collapsed",
+                help="graph: CUDA-graph replay (device time); eager: per call with the host launch cost",
+            )
+            or scope
+        )
+metric = metric or "gbps"
+st.subheader(f"Speed per iteration, {data.scope_label(scope)} scope" if scope else "Speed per iteration")
+levels = data.baseline_levels(run.start, metric, scope)
+if run.rows:
+    event = st.altair_chart(
+        charts.speed_chart(run.rows, levels, metric, scope=scope), on_select="rerun", key="speed_chart"
+    )
+    st.caption(charts.chart_caption(levels, scope))
     picked = [p for selection in (event.selection or {}).values() for p in selection] if event else []
     if picked:
         params = {"run": run_id, "iteration": str(int(picked[0]["iteration"]))}
@@ -82,33 +117,9 @@ else:
 
 # ------------------------------------------------------------------------------------------ iterations
 st.subheader("Iterations")
-table = pd.DataFrame(
-    [
-        {
-            "iteration": r.label,
-            "outcome": r.outcome,
-            "median GB/s": r.median_gbps,
-            "% of copy": 100 * r.median_fraction_of_copy if r.median_fraction_of_copy else None,
-            "vs best": r.geomean_vs_best,
-            "vs start": r.geomean_vs_start,
-            "vs eager": r.geomean_vs_eager,
-            "change": r.rationale,
-            "decision": r.reason,
-        }
-        for r in run.rows
-    ],
-    columns=[
-        "iteration",
-        "outcome",
-        "median GB/s",
-        "% of copy",
-        "vs best",
-        "vs start",
-        "vs eager",
-        "change",
-        "decision",
-    ],
-)
+table = pd.DataFrame(data.iteration_table(run.rows))
+if table.empty:
+    table = pd.DataFrame(columns=["iteration", "outcome", "scope", "change", "decision"])
 selected = st.dataframe(
     table,
     hide_index=True,
@@ -118,15 +129,17 @@ selected = st.dataframe(
     on_select="rerun",
     selection_mode="single-row",
     key="iterations_table",
-    column_config={
-        "median GB/s": st.column_config.NumberColumn(format="%.4g"),
-        "% of copy": st.column_config.NumberColumn(format="%.0f%%"),
-        "vs best": st.column_config.NumberColumn(format="%.2fx", help="geomean over shapes, timed in one process"),
-        "vs start": st.column_config.NumberColumn(format="%.2fx", help="geomean over shapes vs the starting kernel"),
-        "vs eager": st.column_config.NumberColumn(format="%.2fx"),
-        "change": st.column_config.TextColumn(width="medium"),
-        "decision": st.column_config.TextColumn(width="large"),
-    },
+    column_config=common.number_columns(
+        table.columns,
+        scope=st.column_config.TextColumn(help="the decision scope of its evaluation: graph, else eager, else legacy"),
+        change=st.column_config.TextColumn(width="medium"),
+        decision=st.column_config.TextColumn(width="large"),
+    ),
+)
+st.caption(
+    "Speeds are each candidate's decision scope (the scope column): vs best is the geomean over shapes of "
+    "the judge's per-round ratios against the best of its time; vs start compares with the starting kernel's "
+    "evaluation; vs torch, with the torch reference op."
 )
 
 
@@ -161,22 +174,27 @@ else:
     )
     note = "the starting kernel" if best.iteration == 0 else f"commit {(best.commit or '')[:10]}"
     st.page_link(common.ITERATION_PAGE, label=f"Open iteration {best.label} ({note})", query_params=params)
+    shapes = pd.DataFrame(data.best_shape_table(run.best_record, run.start))
     st.dataframe(
-        pd.DataFrame(data.best_shape_table(run.best_record, run.start)),
+        shapes,
         hide_index=True,
         placeholder="-",
         width="stretch",
-        column_config={
-            "median us": st.column_config.NumberColumn(format="%.2f"),
-            "GB/s": st.column_config.NumberColumn(format="%.4g"),
-            "% of copy": st.column_config.NumberColumn(format="%.0f%%"),
-            "copy GB/s": st.column_config.NumberColumn(format="%.4g"),
-            "vs start": st.column_config.NumberColumn(format="%.2fx"),
-            "vs eager": st.column_config.NumberColumn(format="%.2fx"),
-            "vs compile": st.column_config.NumberColumn(format="%.2fx"),
-            "vs liger": st.column_config.NumberColumn(format="%.2fx"),
-        },
+        column_config=common.number_columns(shapes.columns),
     )
+    best_scope = run.best_record.decision_scope()
+    if data.is_legacy(run.best_record):
+        st.caption(
+            "µs/call, GB/s, % of copy and speedups of the legacy (pre-judge, untrusted) scope: the old harness's "
+            "median of single calls, timed inside the candidate's own process."
+        )
+    else:
+        st.caption(
+            "µs/call: the judge's median per call in each scope (eager: host launch cost included; graph: "
+            "CUDA-graph replay, device time), ± half its 95% interval; bound: host where the eager call costs "
+            f"over 1.5x its graph replay. GB/s, % of copy and speedups are of the {data.scope_label(best_scope)} "
+            "scope, the one decisions use."
+        )
 
 # ------------------------------------------------------------------------------------------ downloads
 st.subheader("Downloads")
@@ -186,7 +204,7 @@ mimes = {"prompts.md": "text/markdown", "reflection.md": "text/markdown", "resul
 helps = {
     "prompts.md": "one section per proposal: model, what was asked, what changed, result, adopted (agent export)",
     "reflection.md": "operator, environment, what helped and misled the agent, results, review checklist",
-    "results.csv": "one row per iteration x candidate x shape: errors, timings, GB/s, speedups",
+    "results.csv": "one row per iteration x candidate x shape x scope: errors, timings, GB/s, speedups",
 }
 for column, (name, text) in zip(buttons, files.items(), strict=True):
     column.download_button(

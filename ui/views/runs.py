@@ -45,6 +45,7 @@ table = pd.DataFrame(
             "accepted": r.accepted,
             "best speedup": r.best_speedup,
             "best % of copy": 100 * r.best_fraction_of_copy if r.best_fraction_of_copy else None,
+            "scope": data.scope_label(r.scope) if r.scope else None,
             "status": r.status,
         }
         for r in shown
@@ -61,14 +62,19 @@ table = pd.DataFrame(
         "accepted",
         "best speedup",
         "best % of copy",
+        "scope",
         "started",
         "model",
     ],
 )
 st.caption(
     f"{len(shown)} of {len(rows)} runs. Best speedup: the best version over the starting kernel (geomean over "
-    "shapes); % of copy: its median shape against a device-to-device copy of the same bytes. Select a row to open it."
+    "shapes); % of copy: its median shape against a device-to-device copy of the same bytes; both in the "
+    "timing scope named (graph: CUDA-graph replay; eager: per call with the host launch cost). Select a row "
+    "to open it."
 )
+if any(r.scope == "legacy" for r in shown):
+    common.legacy_caption()
 run_width = 16 + 8 * max((len(r.run_id) for r in shown), default=10)  # px: the whole id, never cut
 picked = st.dataframe(
     table,
@@ -82,6 +88,7 @@ picked = st.dataframe(
         "run": st.column_config.TextColumn("run", width=run_width),
         "best speedup": st.column_config.NumberColumn("best speedup", format="%.2fx"),
         "best % of copy": st.column_config.NumberColumn("best % of copy", format="%.0f%%"),
+        "scope": st.column_config.TextColumn("scope", help="the timing scope of the best version's figures"),
     },
 )
 if picked and picked.selection.rows:
