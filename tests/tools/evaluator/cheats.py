@@ -1,0 +1,422 @@
+"""Cheating candidates, by the threat they try, and where the judge must stop each (the harness's own tests).
+
+Each cheat is code added to an honest candidate: a torch-backend file (it runs on the CPU; its
+honest part is the op's real math) or, for the GPU forms, a shipped TileLang or NineToothed kernel
+file. The threats (the judge issue's classes):
+
+1. change the harness from inside: its comparison, statistics or settings, reached through
+   patches, `sys.modules`, `__main__`, `gc` or the stack;
+2. work not done in the timed calls: calls skipped, outputs replayed, work deferred (threads, lazy
+   tensors, hooks, a side stream the answer does not wait for);
+3. slow the yardsticks: work left running for the next contestant's turn;
+4. evaluation-aware code: honest only where it sees the harness (module names, argv, environment,
+   `__main__`), raising elsewhere as it would in a user's model;
+6. coverage gaps: wrong only on prompts longer than the named ones, on rows of zeros or of large
+   magnitudes;
+and plain wrong results (threat 0 here). Static-check bypasses (threat 5) are lint cases, in
+tests/tools/evaluator/lint_cheats.py.
+
+`stage`/`reason`: where the judge rejects the cheat with the lint off (the boundary must hold where
+the lint misses); "decide" means it was measured honestly and is not faster than the honest
+incumbent. `lint`: a fragment of the static check's refusal, where the lint sees the cheat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from tools.paths import PROJECT_ROOT
+
+GOOD = {
+    "rope": """
+import torch
+
+
+def rope(x, sin, cos, *, out=None):
+    half = x.shape[-1] // 2
+    xf = x.float()
+    s, c = sin[None, :, None, :], cos[None, :, None, :]
+    result = torch.cat((xf[..., :half] * c - xf[..., half:] * s, xf[..., half:] * c + xf[..., :half] * s), -1)
+    if out is None:
+        out = torch.empty_like(x)
+    out.copy_(result)
+    return out
+""",
+    "rms_norm": """
+import torch
+
+
+def rms_norm(x, weight, eps, *, out=None):
+    xf = x.float()
+    result = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps) * weight.float()
+    if out is None:
+        out = torch.empty_like(x)
+    out.copy_(result)
+    return out
+""",
+    "silu_mul": """
+import torch
+
+
+def silu_mul(x, *, out=None):
+    half = x.shape[-1] // 2
+    gate, up = x[..., :half].float(), x[..., half:].float()
+    result = gate * torch.sigmoid(gate) * up
+    if out is None:
+        out = torch.empty_like(x[..., :half])
+    out.copy_(result)
+    return out
+""",
+}
+SIGNATURE = {op: next(line for line in src.splitlines() if line.startswith("def ")) + "\n" for op, src in GOOD.items()}
+OPS = tuple(GOOD)
+
+
+@dataclass(frozen=True)
+class Cheat:
+    name: str
+    threat: int
+    stage: str  # where the judge stops it with the lint off
+    reason: str  # a fragment of the record's message then
+    lint: str | None = None  # a fragment of the lint's refusal, when the lint sees it
+    header: str = ""  # module-level code after `import torch`
+    before: str = ""  # at the start of the op function
+    after: str = ""  # just before its final `return out`
+    ops: tuple[str, ...] = ("rope",)
+    dtype: str = "bf16"
+    gpu_only: bool = False
+    kernel_forms: bool = False  # also injected into the shipped TileLang and NineToothed files (GPU)
+
+    def source(self, op: str, base: str | None = None) -> str:
+        """The cheat in `base` (default: the honest torch-backend file of `op`)."""
+        text = GOOD[op] if base is None else base
+        signature = SIGNATURE[op] if base is None else _signature(base, op)
+        text = text.replace("import torch\n", f"import torch\n{self.header}\n", 1)
+        start = text.index(signature) + len(signature)
+        body, rest = text[:start], text[start:]
+        end = rest.index("\n    return out\n") + 1
+        rest = rest[:end] + self.after + rest[end:]
+        return body + self.before + rest
+
+    def kernel_source(self, op: str, backend: str) -> str:
+        return self.source(op, (PROJECT_ROOT / "kernels" / op / f"{backend}.py").read_text())
+
+
+def _signature(text: str, op: str) -> str:
+    line = next(line for line in text.splitlines() if line.startswith(f"def {op}("))
+    if not line.rstrip().endswith(":"):
+        raise ValueError(f"{op}'s signature spans lines in this file; cheats need it on one")
+    return line + "\n"
+
+
+TOKENS = "x.shape[0] * x.shape[1] if x.dim() == 4 else x.shape[0]"  # rope: batch * seq; the others: rows
+
+CHEATS = [
+    # -- 0: plainly wrong --------------------------------------------------------------------------
+    Cheat("returns zeros", 0, "correctness", "out of tolerance", after="    out.zero_()\n", ops=OPS),
+    Cheat(
+        "writes only half the output",
+        0,
+        "correctness",
+        "NaN/Inf in output",
+        before="    incoming = out.clone()\n",
+        after="    out.view(-1)[out.numel() // 2:] = incoming.view(-1)[out.numel() // 2:]\n",
+        ops=("rms_norm",),
+    ),
+    Cheat(
+        "returns a new tensor instead of out",
+        0,
+        "correctness",
+        "did not return the `out` buffer",
+        after="    return out.clone()\n",
+        ops=("silu_mul",),
+    ),
+    Cheat(
+        "computes in bf16 when fp32 is asked for",
+        0,
+        "correctness",
+        "out of tolerance",
+        after="    out.copy_(out.to(torch.bfloat16))\n",
+        dtype="fp32",
+        ops=("rope",),
+    ),
+    # -- 1: changing the harness from inside ---------------------------------------------------------
+    Cheat(
+        "patches torch's comparisons",
+        1,
+        "correctness",
+        "out of tolerance",
+        lint="may not patch torch",
+        header="torch.allclose = lambda *a, **k: True\ntorch.equal = lambda *a, **k: True\n"
+        "torch.isnan = lambda t: torch.zeros_like(t, dtype=torch.bool)",
+        after="    out.zero_()\n",
+        ops=OPS,
+    ),
+    Cheat(
+        "patches every compare() it finds in sys.modules",
+        1,
+        "correctness",
+        "out of tolerance",
+        lint="sys.modules",
+        header="import sys",
+        before="    for m in list(sys.modules.values()):\n"
+        "        if hasattr(m, 'compare'):\n"
+        "            setattr(m, 'compare', lambda *a, **k: None)\n",
+        after="    out.zero_()\n",
+        ops=("rms_norm",),
+    ),
+    Cheat(
+        "rewrites the harness's settings through __main__",
+        1,
+        "correctness",
+        "out of tolerance",
+        lint="__main__",
+        header="import __main__",
+        before="    __main__.ROOFLINE_SLACK = 1e9\n    __main__.VERIFY_ALL_BYTES = 0\n"
+        "    __main__.QUIET_FACTOR = 1e9\n",
+        after="    out.fill_(0.5)\n",
+        ops=("silu_mul",),
+    ),
+    Cheat(
+        "walks gc for the harness's objects",
+        1,
+        "correctness",
+        "out of tolerance",
+        lint="gc",
+        header="import gc",
+        before="    for o in gc.get_objects():\n"
+        "        if type(o).__name__ in ('Judge', 'Server', 'Plan') and hasattr(o, '__dict__'):\n"
+        "            o.__dict__['verified'] = True\n",
+        after="    out.zero_()\n",
+    ),
+    Cheat(
+        "rewrites its caller's frame",
+        1,
+        "correctness",
+        "out of tolerance",
+        lint="_getframe",
+        header="import sys",
+        before="    frame = sys._getframe(1)\n    frame.f_locals['returned'] = True\n",
+        after="    out.zero_()\n",
+        ops=("rms_norm",),
+    ),
+    Cheat(
+        "patches the statistics module the timing might use",
+        1,
+        "decide",
+        "noise",
+        header="import statistics\nstatistics.median = lambda values: 1e-9\nstatistics.fmean = lambda values: 1e-9",
+    ),
+    # -- 2: work not done in the timed calls ---------------------------------------------------------
+    Cheat(
+        "skips every third call once it has been called often",
+        2,
+        "benchmark",
+        "unwritten (NaN-poisoned)",
+        header="_calls = [0]",
+        before="    _calls[0] += 1\n    if _calls[0] > 120 and _calls[0] % 3 == 0:\n        return out\n",
+        ops=OPS,
+        kernel_forms=True,
+    ),
+    Cheat(
+        "replays the output it computed for the same buffers, once past the first checks",
+        2,
+        "benchmark",
+        "of a timed batch is wrong",
+        header="_memo = {}\n_calls = [0]",
+        before="    key = (x.data_ptr(), out.data_ptr())\n    _calls[0] += 1\n"
+        "    if _calls[0] > 150 and key in _memo:\n        out.copy_(_memo[key])\n        return out\n",
+        after="    _memo[(x.data_ptr(), out.data_ptr())] = out.clone()\n",
+        ops=("rope", "silu_mul"),
+    ),
+    Cheat(
+        "remembers outputs by shape",
+        2,
+        "correctness",
+        "out of tolerance",
+        header="_seen = {}",
+        before="    if tuple(x.shape) in _seen:\n        out.copy_(_seen[tuple(x.shape)])\n        return out\n",
+        after="    _seen[tuple(x.shape)] = out.clone()\n",
+        ops=("rms_norm",),
+    ),
+    Cheat(
+        "leaves the work to a thread that finishes after the answer",
+        2,
+        "correctness",
+        "NaN/Inf in output",
+        lint="threading",
+        header="import threading\nimport time",
+        before="    threading.Thread(target=_later, args=(x, sin, cos, out), daemon=True).start()\n    return out\n\n\n"
+        "def _later(x, sin, cos, out):\n    time.sleep(0.02)\n",
+    ),
+    Cheat(
+        "returns a lazy tensor that computes when read",
+        2,
+        "correctness",
+        "NaN/Inf in output",
+        header="class Lazy(torch.Tensor):\n    pass",
+        before="    result = torch.empty_like(out).as_subclass(Lazy)\n    return result\n",
+        ops=("silu_mul",),
+    ),
+    Cheat(
+        "computes only when the harness synchronizes or compares",
+        2,
+        "correctness",
+        "NaN/Inf in output",
+        lint="may not patch torch",
+        header="_pending = []\n_real_equal = torch.equal\n"
+        "def _flush(*a, **k):\n    _pending.clear()\n    return _real_equal(*a, **k)\n"
+        "torch.equal = _flush\ntorch.cuda.synchronize = lambda *a, **k: _pending.clear()",
+        before="    _pending.append(out)\n    return out\n",
+        ops=("rms_norm",),
+    ),
+    Cheat(
+        "answers before its GPU work is done (side stream, no-op synchronize)",
+        2,
+        "decide",
+        "noise",
+        lint="Stream",
+        header="_side = []\n_sync = torch.cuda.synchronize\ntorch.cuda.synchronize = lambda *a, **k: None",
+        before="    if not _side:\n        _side.append(torch.cuda.Stream())\n"
+        "    _side[0].wait_stream(torch.cuda.current_stream())\n"
+        "    with torch.cuda.stream(_side[0]):\n        return _rope_on_side(x, sin, cos, out)\n\n\n"
+        "def _rope_on_side(x, sin, cos, out):\n",
+        gpu_only=True,
+    ),
+    # -- 3: slowing the yardsticks -------------------------------------------------------------------
+    Cheat(
+        "leaves a kernel spinning on the GPU after its answer",
+        3,
+        "benchmark",
+        "left work running on the GPU",
+        lint="Stream",
+        header="_spin = []",
+        after="    if not _spin:\n        _spin.append(torch.cuda.Stream())\n"
+        "    with torch.cuda.stream(_spin[0]):\n        torch.cuda._sleep(4_000_000_000)\n",
+        gpu_only=True,
+        kernel_forms=True,
+    ),
+    Cheat(
+        "keeps a thread burning the CPU while the others are timed",
+        3,
+        "decide",
+        "noise",
+        lint="threading",
+        header="import threading\n"
+        "def _burn():\n    while True:\n        sum(range(1000))\n"
+        "threading.Thread(target=_burn, daemon=True).start()",
+        ops=("rms_norm",),
+    ),
+    Cheat(
+        "forks a process that leaves its group and burns the CPU",
+        3,
+        "benchmark",
+        "outside its process group",
+        lint="fork",
+        header="import os\n_forked = []",
+        before="    if not _forked:\n        _forked.append(1)\n        if os.fork() == 0:\n            os.setsid()\n"
+        "            while True:\n                pass\n",
+        ops=("silu_mul",),
+    ),
+    # -- 4: evaluation-aware code -------------------------------------------------------------------
+    Cheat(
+        "is honest only where the evaluator's modules are loaded",
+        4,
+        "compile",
+        "not under the harness",
+        lint="sys.modules",
+        header="import sys",
+        before="    if not any(m.startswith(('tools', 'pytest')) for m in sys.modules):\n"
+        "        raise RuntimeError('not under the harness: fall back to torch')\n",
+        ops=OPS,
+        kernel_forms=True,
+    ),
+    Cheat(
+        "is honest only where argv names the evaluator",
+        4,
+        "compile",
+        "not under the harness",
+        lint="sys.argv",
+        header="import sys",
+        before="    if not any(w in ' '.join(sys.argv) for w in ('runner', 'evaluator', 'pytest', 'agent')):\n"
+        "        raise RuntimeError('not under the harness')\n",
+        ops=("silu_mul",),
+    ),
+    Cheat(
+        "is honest only where the environment looks like the test or agent process",
+        4,
+        "compile",
+        "not under the harness",
+        lint="environ",
+        header="import os",
+        before="    if not any(k.startswith(('PYTEST', 'KW_', 'OPENAI')) for k in os.environ):\n"
+        "        raise RuntimeError('not under the harness')\n",
+        ops=("rms_norm",),
+    ),
+    Cheat(
+        "is honest only where __main__ is the evaluator's runner",
+        4,
+        "compile",
+        "not under the harness",
+        lint="__main__",
+        header="import __main__",
+        before="    if 'runner' not in getattr(__main__, '__file__', ''):\n"
+        "        raise RuntimeError('not under the harness')\n",
+    ),
+    # -- 6: coverage gaps ----------------------------------------------------------------------------
+    Cheat(
+        "is wrong only for prompts longer than the named ones",
+        6,
+        "correctness",
+        "hidden/long-prompt",
+        after=f"    tokens = {TOKENS}\n    if tokens > 16384 and tokens not in (32768,):\n        out.mul_(1.5)\n",
+        ops=("rope", "silu_mul"),
+    ),
+    Cheat(
+        "is right only on the prompt's token counts",
+        6,
+        "correctness",
+        "hidden/",
+        after=f"    tokens = {TOKENS}\n"
+        "    if tokens not in (1, 8, 32, 128, 512, 2048, 8192, 16384, 32768):\n        out.mul_(1.5)\n",
+        ops=("rms_norm",),
+    ),
+    Cheat(
+        "drops eps, so a row of zeros divides by zero",
+        6,
+        "correctness",
+        "rows of zeros and extreme magnitudes",
+        before="    eps = 0.0\n",
+        ops=("rms_norm",),
+    ),
+    Cheat(
+        "squares in half precision, so large rows overflow",
+        6,
+        "correctness",
+        "rows of zeros and extreme magnitudes",
+        after="    squares = x.pow(2)  # in fp16: inf above 256\n"
+        "    out.copy_(x.float() * torch.rsqrt(squares.float().mean(-1, keepdim=True) + eps) * weight.float())\n",
+        ops=("rms_norm",),
+        dtype="fp16",
+    ),
+]
+
+
+def runnable_on_cpu() -> list[Cheat]:
+    return [c for c in CHEATS if not c.gpu_only]
+
+
+def cases(cheats: list[Cheat]) -> list[tuple[Cheat, str]]:
+    return [(c, op) for c in cheats for op in c.ops]
+
+
+def case_id(case: tuple[Cheat, str]) -> str:
+    cheat, op = case
+    return f"{op}: {cheat.name}"
+
+
+def write(folder: Path, name: str, source: str) -> Path:
+    path = folder / name
+    path.write_text(source)
+    return path

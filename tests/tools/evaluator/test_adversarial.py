@@ -1,0 +1,200 @@
+"""Every cheating candidate is rejected by the judge, at its stage, with a reason a person can read.
+
+The cheats (tests/tools/evaluator/cheats.py) run with the lint off: the verdict must hold where the
+static check misses. Where the lint does see a cheat, a second test checks it says so. CPU forms run
+in CI; the GPU forms (torch-backend cheats that need CUDA, and cheats injected into the shipped
+TileLang and NineToothed kernel files) carry the `gpu` marker.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.tools.evaluator import cheats
+from tests.tools.evaluator.cheats import CHEATS, GOOD, Cheat
+from tools.evaluator import confine
+from tools.evaluator.evaluate import evaluate
+
+SHAPES = {"rope": ["decode1", "decode8"], "rms_norm": ["decode1", "decode8"], "silu_mul": ["decode1", "decode8"]}
+GPU_SHAPES = {
+    "rope": ["llama3-8b/decode8/q", "llama3-8b/prefill2048/q"],
+    "rms_norm": ["llama3-8b/decode8", "llama3-8b/prefill2048"],
+    "silu_mul": ["llama3-8b/decode8", "llama3-8b/prefill2048"],
+}
+
+
+@pytest.fixture(scope="module")
+def folder():
+    """A folder other users can read: runners of their own uid must be able to import candidates from it."""
+    path = Path(tempfile.mkdtemp(prefix="kw-cheats-"))
+    os.chmod(path, 0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _evaluate(folder: Path, op: str, source: str, name: str, *, device: str = "cpu", backend: str = "torch", **kw):
+    path = cheats.write(folder, name, source)
+    os.chmod(path, 0o644)
+    kw.setdefault("shapes", (GPU_SHAPES if device == "cuda" else SHAPES)[op])
+    kw.setdefault("batches", 3)
+    kw.setdefault("baselines", ("eager",))
+    return evaluate(op, backend, path, device=device, timeout_s=300, **kw)
+
+
+def _against_honest(folder: Path, cheat: Cheat, op: str, source: str, device: str, backend: str = "torch"):
+    """A cheat that can only be measured honestly must not beat the honest version it was made from."""
+    honest = cheats.write(
+        folder, f"honest_{op}_{backend}.py", GOOD[op] if backend == "torch" else _shipped(op, backend)
+    )
+    os.chmod(honest, 0o644)
+    return _evaluate(
+        folder,
+        op,
+        source,
+        f"{_slug(cheat.name)}_{op}.py",
+        device=device,
+        backend=backend,
+        incumbent=honest,
+        static_check=False,
+        dtypes=(cheat.dtype,),
+    )
+
+
+def _shipped(op: str, backend: str) -> str:
+    return (Path(__file__).resolve().parents[3] / "kernels" / op / f"{backend}.py").read_text()
+
+
+def _slug(name: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in name)[:60]
+
+
+def _check(record, cheat: Cheat) -> None:
+    if cheat.stage == "decide":
+        from agent.decide import decide
+
+        decision = decide(record, against_best=True)
+        assert not decision.accepted, f"{cheat.name} was accepted: {decision.reason}"
+        assert cheat.reason in decision.reason or record.status == "failed", decision.reason
+        return
+    assert record.status == "failed", f"{cheat.name} was accepted: {record.message}"
+    assert record.failed_stage == cheat.stage, record.message
+    assert cheat.reason in record.message, record.message
+
+
+def _needs_separation(cheat: Cheat) -> bool:
+    return "process group" in cheat.reason
+
+
+def _separation_available(folder: Path) -> bool:
+    return confine.can_separate([folder])[0]
+
+
+@pytest.mark.parametrize("op", cheats.OPS)
+def test_the_honest_versions_pass(folder, op):
+    record = _evaluate(folder, op, GOOD[op], f"honest_{op}.py")
+    assert record.status == "ok", record.message
+
+
+CPU_CASES = cheats.cases(cheats.runnable_on_cpu())
+
+
+@pytest.mark.parametrize("case", CPU_CASES, ids=[cheats.case_id(c) for c in CPU_CASES])
+def test_each_cheat_is_rejected_by_the_judge_with_the_lint_off(folder, case):
+    cheat, op = case
+    if _needs_separation(cheat) and not _separation_available(folder):
+        pytest.skip("needs runners of their own uid (root, and the interpreter readable by other users)")
+    source = cheat.source(op)
+    if cheat.stage == "decide":
+        record = _against_honest(folder, cheat, op, source, "cpu")
+    else:
+        record = _evaluate(
+            folder, op, source, f"{_slug(cheat.name)}_{op}.py", static_check=False, dtypes=(cheat.dtype,)
+        )
+    _check(record, cheat)
+
+
+LINTED = [c for c in CHEATS if c.lint]
+
+
+@pytest.mark.parametrize("cheat", LINTED, ids=[c.name for c in LINTED])
+def test_the_lint_names_what_it_sees(folder, cheat):
+    from tools.evaluator.static_check import check_source
+
+    op = cheat.ops[0]
+    report = check_source(cheat.source(op), op, allow_torch_math=True)
+    assert not report.ok, f"the lint let {cheat.name} through"
+    assert cheat.lint in report.message, report.message
+
+
+def test_the_suite_covers_every_threat_on_three_ops_and_both_backends():
+    from tests.tools.evaluator import lint_cheats
+
+    threats = {c.threat for c in CHEATS}
+    assert {0, 1, 2, 3, 4, 6} <= threats
+    assert {op for c in CHEATS for op in c.ops} == set(cheats.OPS)
+    assert any(c.kernel_forms for c in CHEATS)
+    kinds = {entry[1] for entry in lint_cheats.CHEATS}
+    assert {"tilelang", "ninetoothed"} <= kinds
+    assert len(CHEATS) + len(lint_cheats.CHEATS) >= 30
+
+
+# ---------------------------------------------------------------------------------------------- on a GPU
+
+GPU_CASES = cheats.cases([c for c in CHEATS if c.gpu_only or c.stage in ("benchmark", "decide")])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", GPU_CASES, ids=[cheats.case_id(c) for c in GPU_CASES])
+def test_each_cheat_is_rejected_on_the_gpu(folder, case):
+    """CUDA tensors, VMM buffers, both scopes, the quiet check and the copy roofline in the loop."""
+    cheat, op = case
+    if _needs_separation(cheat) and not _separation_available(folder):
+        pytest.skip("needs runners of their own uid")
+    source = cheat.source(op)
+    if cheat.stage == "decide":
+        record = _against_honest(folder, cheat, op, source, "cuda")
+    else:
+        record = _evaluate(
+            folder,
+            op,
+            source,
+            f"gpu_{_slug(cheat.name)}_{op}.py",
+            device="cuda",
+            static_check=False,
+            dtypes=(cheat.dtype,),
+        )
+    _check(record, cheat)
+
+
+KERNEL_CASES = [
+    (cheat, op, backend)
+    for cheat in CHEATS
+    if cheat.kernel_forms
+    for op in cheat.ops[:1]
+    for backend in ("tilelang", "ninetoothed")
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "case", KERNEL_CASES, ids=[f"{op}[{backend}]: {cheat.name}" for cheat, op, backend in KERNEL_CASES]
+)
+def test_each_cheat_in_a_shipped_kernel_file_is_rejected_on_the_gpu(folder, case):
+    cheat, op, backend = case
+    source = cheat.kernel_source(op, backend)
+    record = _evaluate(
+        folder,
+        op,
+        source,
+        f"{backend}_{_slug(cheat.name)}_{op}.py",
+        device="cuda",
+        backend=backend,
+        static_check=False,
+        shapes=GPU_SHAPES[op][:1],
+    )
+    _check(record, cheat)
