@@ -50,13 +50,20 @@ class ChildOutcome:
         code = self.returncode
         if code is None or code == 0:
             return "exited normally"
-        if code < 0:
-            try:
-                name = signal.Signals(-code).name
-            except ValueError:
-                name = f"signal {-code}"
-            return f"was killed by {name}"
-        return f"exited with status {code} before finishing"
+        return describe_exit(code) + (" before finishing" if code > 0 else "")
+
+
+def describe_exit(code: int) -> str:
+    """How a process with this return code ended: "exited", "exited with status 3", "was killed by SIGSEGV"."""
+    if code == 0:
+        return "exited"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"was killed by {name}"
+    return f"exited with status {code}"
 
 
 def _read_events(path: Path, seen: int) -> tuple[list[dict], int]:

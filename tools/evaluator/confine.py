@@ -291,6 +291,23 @@ def is_dumpable() -> bool:
 # ---------------------------------------------------------------------------------------------- runner side
 
 
+def add_arguments(parser) -> None:
+    """The command-line options `Identity.args` writes, for a confined process's parser."""
+    parser.add_argument("--home", required=True)
+    parser.add_argument("--scratch", required=True)
+    parser.add_argument("--uid", type=int)
+    parser.add_argument("--isolate-network", action="store_true")
+    parser.add_argument("--cpu", type=int)
+    parser.add_argument("--parent", type=int)
+
+
+def enter_from(args) -> dict:
+    """`enter` with the options `add_arguments` parsed."""
+    return enter(
+        uid=args.uid, isolate_network=args.isolate_network, scratch=args.scratch, cpu=args.cpu, parent=args.parent
+    )
+
+
 def enter(
     *, uid: int | None, isolate_network: bool, scratch: str, cpu: int | None = None, parent: int | None = None
 ) -> dict:

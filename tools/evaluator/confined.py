@@ -19,17 +19,10 @@ def main(argv: list[str]) -> None:
         raise SystemExit("usage: python -m tools.evaluator.confined [options] -- MODULE ARGS...")
     split = argv.index("--")
     parser = argparse.ArgumentParser(prog="python -m tools.evaluator.confined")
-    parser.add_argument("--home", required=True)
-    parser.add_argument("--scratch", required=True)
-    parser.add_argument("--uid", type=int)
-    parser.add_argument("--isolate-network", action="store_true")
-    parser.add_argument("--cpu", type=int)
-    parser.add_argument("--parent", type=int)
+    confine.add_arguments(parser)
     args = parser.parse_args(argv[:split])
     module, *rest = argv[split + 1 :]
-    confine.enter(
-        uid=args.uid, isolate_network=args.isolate_network, scratch=args.scratch, cpu=args.cpu, parent=args.parent
-    )
+    confine.enter_from(args)
     sys.argv = [module, *rest]
     runpy.run_module(module, run_name="__main__", alter_sys=True)
 

@@ -19,6 +19,7 @@ import time
 
 from tools.evaluator import confine, wire
 from tools.paths import PROJECT_ROOT
+from tools.sandbox import describe_exit
 
 OUTPUT_TAIL_BYTES = 4000
 
@@ -171,18 +172,9 @@ class RunnerProcess:
 
     def how_it_ended(self) -> str:
         try:
-            code = self.proc.wait(timeout=5)
+            return describe_exit(self.proc.wait(timeout=5))
         except subprocess.TimeoutExpired:
             return "stopped answering"
-        if code == 0:
-            return "exited"
-        if code < 0:
-            try:
-                name = signal.Signals(-code).name
-            except ValueError:
-                name = f"signal {-code}"
-            return f"was killed by {name}"
-        return f"exited with status {code}"
 
     def output_tail(self, lines: int = 3) -> str:
         try:

@@ -307,17 +307,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--contestant", required=True)
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--target", default="auto")
-    parser.add_argument("--home", required=True)
-    parser.add_argument("--scratch", required=True)
-    parser.add_argument("--uid", type=int)
-    parser.add_argument("--isolate-network", action="store_true")
-    parser.add_argument("--cpu", type=int)
-    parser.add_argument("--parent", type=int)
+    confine.add_arguments(parser)
     args = parser.parse_args(argv)
     sock = socket.socket(fileno=args.fd)
-    facts = confine.enter(
-        uid=args.uid, isolate_network=args.isolate_network, scratch=args.scratch, cpu=args.cpu, parent=args.parent
-    )
+    facts = confine.enter_from(args)
     sys.argv = [""]  # what a user's interactive process shows: nothing that names the evaluator
     contestant = json.loads(args.contestant)
     start = time.perf_counter()
