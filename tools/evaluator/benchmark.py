@@ -1,0 +1,528 @@
+"""The benchmark stage of the judge (a part of `Judge`, tools/evaluator/judge.py), and the seats it times.
+
+Per shape and dtype, rounds of batches. A batch is N calls on N distinct input sets with fresh
+values (refilled outside the window); the judge says go, the runner calls back to back and
+answers, the judge stops it and copies the outputs out. The batch's time is go -> copy done (less
+what the same takes for a runner that does nothing), so work left running after the answer is
+paid for; the outputs of every call are checked for NaN and a sample drawn by the judge (never
+shown to a runner) against the reference. Two scopes: eager (the calls themselves, host cost
+included) and graph (a CUDA graph of them the runner captured once, replayed). Every round times
+each contestant once per scope, in a random order; a GPU that is still busy before a batch (work a
+runner left behind) is waited for, and blamed on that runner if it stays busy.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import dataclass, field
+
+import torch
+
+from kernels.spec import NamedShape, parse_dtype
+from tools.evaluator import confine, stats
+from tools.evaluator.buffers import Arena
+from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout
+from tools.evaluator.process import RunnerFailed, RunnerProcess
+from tools.records import Ratio, ScopeResult, ShapeBenchmark, StageResult
+
+# Work per batch at least: on a GPU 2 ms (about 50x the judge's round trip); on the CPU, where waking a
+# stopped process costs far more and varies with load, 20 ms.
+BATCH_SECONDS = {"cuda": 2e-3, "cpu": 2e-2}
+# An eager batch is host-bound at small shapes, and the host varies more than the device: 10 ms of calls.
+EAGER_BATCH_SECONDS = {"cuda": 1e-2, "cpu": 2e-2}
+L2_MULTIPLE = 3  # the sets of a batch together exceed the L2 this many times, where MAX_SETS allow
+MAX_SETS = 1024
+ARENA_CAP_BYTES = {"cuda": 8 * 2**30, "cpu": 2**30}
+# Every call's outputs are checked when a batch's outputs are this small; above, a quarter of the
+# calls (at least two) drawn by the judge, and every call still for NaN (a skipped call is caught).
+VERIFY_ALL_BYTES = 256 * 2**20
+# A GPU that takes longer than this to run the judge's tiny probe kernel is busy with someone's work.
+QUIET_FACTOR, QUIET_SLACK_US = 4.0, 300.0
+QUIET_WAIT_S = 0.2
+# A result above the device's large-copy bandwidth by more than this is a measurement error.
+ROOFLINE_SLACK = 1.05
+
+
+class StageFailed(Exception):
+    """A stage's verdict against the candidate; the message is the record's."""
+
+
+@dataclass
+class Seat:
+    """One contestant at one shape: its runner, arenas, plan and what it has measured so far."""
+
+    name: str  # candidate, incumbent, torch, compiled, liger, copy, null
+    runner: RunnerProcess
+    fn: str = "main"
+    layout: Layout | None = None
+    arenas: tuple[Arena, Arena] | None = None
+    arena_ids: tuple[int, int] = (0, 0)
+    plan: int = 0
+    graph_error: str | None = None
+    totals: dict[str, list[float]] = field(default_factory=lambda: {"eager": [], "graph": []})
+    # The null seat's batches, by the seat whose outputs it copied out (the copy costs what theirs does).
+    null_totals: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    self_us: list[float] = field(default_factory=list)
+    dropped: str | None = None
+
+    @property
+    def trusted(self) -> bool:
+        return self.name not in ("candidate", "incumbent")
+
+
+class BenchmarkStage:
+    """The judge's benchmark stage; `Judge` supplies the runners, arenas and clocks it uses."""
+
+    def benchmark(self) -> tuple[StageResult, list[ShapeBenchmark]]:
+        self._stage_started = time.monotonic()
+        start = time.perf_counter()
+        self.ceiling_gbps = self._ceiling() if self.cuda else None
+        cases = [(shape, dtype) for dtype in self.request.dtypes for shape in self.request.shapes]
+        results = []
+        for i, (shape, dtype) in enumerate(cases):
+            self.progress("benchmark", i, len(cases), shape.name)
+            results.append(self._bench_shape(shape, dtype))
+            if results[-1].status == "failed":
+                break  # the candidate failed: the other shapes would not change the verdict
+        bad = [r for r in results if r.status != "ok"]
+        if bad:
+            message = "; ".join(f"{r.shape} {r.dtype}: {r.status} ({r.note})" for r in bad[:5])
+            result = StageResult(name="benchmark", status="failed", message=message)
+        else:
+            scopes = "eager and graph" if any(r.graph for r in results) else "eager"
+            result = StageResult(name="benchmark", status="ok", message=f"{len(results)} shapes timed ({scopes})")
+        result.seconds = time.perf_counter() - start
+        return result, results
+
+    def _ceiling(self) -> float:
+        """The device's large-copy bandwidth (1 GiB moved), the judge's own copy: above it is not DRAM."""
+        half = 2**29
+        src = torch.empty(half, dtype=torch.uint8, device=self.device).random_()
+        dst = torch.empty_like(src)
+        times = []
+        for _ in range(5):
+            self._sync()
+            begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            begin.record()
+            dst.copy_(src)
+            end.record()
+            end.synchronize()
+            times.append(begin.elapsed_time(end) / 1e3)
+        del src, dst
+        return 2 * half / statistics.median(times) / 1e9
+
+    def _seats(self) -> list[Seat]:
+        seats = []
+        for role, runner in self.runners.items():
+            if role == "reference":
+                names = [n for n in ("torch", "copy", "null") if n in runner.contestant["names"]]
+                seats += [Seat(name, runner, fn=name) for name in names]
+            elif role == "candidate" and self.request.candidate is None:
+                seats.append(Seat("candidate", runner, fn="torch"))
+            else:
+                seats.append(Seat(role, runner, fn=role if role in ("compiled", "liger") else "main"))
+        return seats
+
+    def _sets_for(self, layout_bytes: int, nbytes: int) -> int:
+        cap = ARENA_CAP_BYTES["cuda" if self.cuda else "cpu"]
+        most = max(2, min(MAX_SETS, cap // max(layout_bytes, 1)))
+        if not self.cuda:
+            return min(most, 256)
+        per_call = max(nbytes / 3.5e12, 2e-6)
+        wanted = max(
+            math.ceil(BATCH_SECONDS["cuda"] / per_call),
+            math.ceil(L2_MULTIPLE * self._l2_bytes() / max(layout_bytes, 1)),
+        )
+        return max(2, min(most, wanted))
+
+    def _bench_shape(self, shape: NamedShape, dtype_label: str) -> ShapeBenchmark:
+        spec, dtype = self.spec, parse_dtype(dtype_label)
+        nbytes = spec.bytes_moved(shape.dims, dtype)
+        example = spec.make_inputs(shape.dims, dtype, 1, self.request.device)
+        probe_layout = self._layout(example, 1)
+        sets = self._sets_for(probe_layout.set_bytes, nbytes)
+        record = ShapeBenchmark(
+            shape=shape.name,
+            dims=list(shape.dims),
+            dtype=dtype_label,
+            bytes_moved=nbytes,
+            ceiling_gbps=self.ceiling_gbps,
+        )
+        notes: list[str] = list(self.notes)
+        seats = self._seats()
+        self._snapshots: dict[tuple, torch.Tensor] = {}
+        try:
+            self._prepare_seats(seats, example, sets, nbytes, notes)
+            counts = self._counts(seats, sets)
+            self._rounds(seats, shape, dtype, counts, notes)
+            self._results(record, seats, counts, notes)
+        except StageFailed as err:
+            record.status = "failed"
+            notes.append(str(err))
+        finally:
+            for seat in seats:
+                self._unshare(seat)
+            self._snapshots = {}
+        if "liger" in self.request.baselines:
+            liger = next((s for s in seats if s.name == "liger"), None)
+            if liger is None:
+                record.liger_status = "unavailable"
+            elif liger.dropped:
+                record.liger_status = "wrong" if "is wrong" in liger.dropped else "failed"
+            else:
+                record.liger_status = "ok"
+        record.note = "; ".join(dict.fromkeys(notes))
+        return record
+
+    def _prepare_seats(self, seats: list[Seat], example: tuple, sets: int, nbytes: int, notes: list[str]) -> None:
+        op_layout = self._layout(example, sets)
+        half = max(nbytes // 2, 1)
+        copy_layout = Layout(
+            (torch.empty(half, dtype=torch.uint8),), (torch.empty(half, dtype=torch.uint8),), sets, False
+        )
+        for seat in seats:
+            if seat.name == "null":
+                continue
+            layout = copy_layout if seat.name == "copy" else op_layout
+            try:
+                self._share(seat, layout)
+            except RunnerFailed as err:
+                self._fail_seat(seat, str(err), notes)
+                continue
+            if seat.name == "copy":
+                seat.arenas[0].tensor.random_(0, 256)
+            else:
+                self._fill_sets(seat, [example] * sets)
+        null = next((s for s in seats if s.name == "null"), None)
+        if null is not None:
+            null.layout = Layout((), (), 1, False)
+            null.plan = next(self._ids)
+            reply = null.runner.ask(null.layout.plan(null.plan, 0, 0, "null"), self.deadline)
+            if not reply.ok:
+                raise RunnerFailed(f"the reference runner could not plan its null calls: {reply.error}")
+        self._sync()
+        for seat in self._live(seats):
+            self._warm(seat, notes)
+        if self.cuda and self.request.graph:
+            for seat in self._live(seats):
+                self._capture(seat, sets if seat.name != "null" else 1)
+
+    def _live(self, seats: list[Seat]) -> list[Seat]:
+        return [s for s in seats if not s.dropped]
+
+    def _fail_seat(self, seat: Seat, why: str, notes: list[str]) -> None:
+        if seat.name == "candidate":
+            raise StageFailed(why)
+        seat.dropped = why
+        label = {"torch": "torch eager baseline", "compiled": "torch.compile baseline", "liger": "liger baseline"}
+        notes.append(f"{label.get(seat.name, seat.name)} not timed: {why}"[:400])
+
+    def _warm(self, seat: Seat, notes: list[str]) -> None:
+        try:
+            reply = seat.runner.ask({"op": "run", "plan": seat.plan, "count": 1}, self.deadline, what="warming up")
+        except RunnerFailed as err:
+            self._fail_seat(seat, str(err), notes)
+            return
+        if not reply.ok:
+            self._fail_seat(seat, f"raised: {reply.error}", notes)
+
+    def _capture(self, seat: Seat, count: int) -> None:
+        try:
+            reply = seat.runner.ask(
+                {"op": "capture", "plan": seat.plan, "count": count}, self.deadline, what="capturing"
+            )
+        except RunnerFailed as err:
+            self._fail_seat(seat, str(err), [])
+            return
+        if not reply.ok:
+            last = (reply.error or "").strip().splitlines()
+            seat.graph_error = f"CUDA-graph capture failed: {last[-1] if last else 'no reason given'}"[:400]
+
+    def _counts(self, seats: list[Seat], sets: int) -> dict[str, int]:
+        """Calls per batch in each scope: graph uses every set; eager as many as make a batch of BATCH_SECONDS."""
+        counts = {"graph": sets} if self.cuda and self.request.graph else {}
+        probe = min(sets, 16)
+        null = next((s for s in seats if s.name == "null" and not s.dropped), None)
+        base = self._time_run(null, 1) if null else 0.0
+        per_call = []
+        for seat in seats:
+            if seat.name in ("candidate", "incumbent") and not seat.dropped:
+                seconds = self._time_run(seat, probe)
+                if seconds is not None:
+                    per_call.append(max(seconds - (base or 0.0), 0.0) / probe)
+        target = EAGER_BATCH_SECONDS["cuda" if self.cuda else "cpu"]
+        fastest = max(min(per_call, default=target), 1e-7)
+        counts["eager"] = max(2, min(sets, math.ceil(target / fastest)))
+        return counts
+
+    def _time_run(self, seat: Seat, count: int) -> float | None:
+        """A rough untimed-window estimate (sizing only, never a result): one run of `count` calls."""
+        self._sync()
+        start = time.perf_counter()
+        reply = seat.runner.ask({"op": "run", "plan": seat.plan, "count": count}, self.deadline, what="sizing")
+        return time.perf_counter() - start if reply.ok else None
+
+    def _fresh_inputs(self, shape: NamedShape, dtype: torch.dtype, count: int, layout: Layout) -> list:
+        """`count` input sets with fresh values, made as one input of the op with `count` times the leading dim.
+
+        Per argument: a [count, ...] view of it (arguments whose leading dim is the op's: x, residual,
+        q, k), or one tensor shared by every set (tables, weights, which do not depend on it), or a scalar.
+        The same one input is what `_reference` computes on, in one call for every set.
+        """
+        seed = self.rng.randrange(2**31)
+        dims = (shape.dims[0] * count, *shape.dims[1:])
+        big = self.spec.make_inputs(dims, dtype, seed, self.request.device)
+        regions = []
+        for slot, value in zip(layout.inputs, big, strict=True):
+            if not slot.is_tensor:
+                regions.append(value)
+            elif tuple(value.shape) == slot.shape:
+                regions.append(value.expand(count, *value.shape))  # shared by every set (tables, weights)
+            else:
+                regions.append(value.view(count, *slot.shape))
+        return regions
+
+    def _reference(self, regions: list, layout: Layout, sample: list[int], count: int) -> tuple:
+        """The fp32 reference of the sampled sets, in one call: their inputs stacked along the leading dim."""
+        index = None if len(sample) == count else torch.tensor(sample, device=self.device)
+        args = []
+        for slot, region in zip(layout.inputs, regions, strict=True):
+            if not slot.is_tensor:
+                args.append(region)
+            elif region.stride(0) == 0:  # shared: one tensor for every set
+                args.append(region[0])
+            else:
+                picked = region if index is None else region.index_select(0, index)
+                args.append(picked.reshape(len(sample) * slot.shape[0], *slot.shape[1:]))
+        return self.spec.as_outputs(self.spec.reference(*args))
+
+    def _rounds(self, seats: list[Seat], shape: NamedShape, dtype: torch.dtype, counts: dict[str, int], notes) -> None:
+        op_layout = next(s.layout for s in seats if s.name == "candidate")
+        for round_index in range(self.request.batches):
+            scopes = list(counts)
+            self.rng.shuffle(scopes)
+            for scope in scopes:
+                count = counts[scope]
+                regions = self._fresh_inputs(shape, dtype, count, op_layout)
+                sample = self._sample(count, op_layout.set_output_bytes)
+                refs: list = []  # the sample's reference, computed on first need
+                order = [s for s in self._live(seats) if not (scope == "graph" and s.graph_error)]
+                self.rng.shuffle(order)
+                for seat in order:
+                    if seat.dropped:
+                        continue
+                    if seat.name == "null":
+                        for target in self._live(seats):
+                            if target.name in ("candidate", "copy") and target.arenas is not None:
+                                total, reply, _ = self._batch(seat, scope, count, regions, target)
+                                if reply is not None and reply.ok:
+                                    seat.null_totals.setdefault((scope, target.name), []).append(total)
+                        continue
+                    total, reply, snapshot = self._batch(seat, scope, count, regions, seat)
+                    if reply is None:
+                        continue
+                    if not reply.ok:
+                        self._fail_seat(seat, f"raised in a timed batch ({scope}): {reply.error}", notes)
+                        continue
+                    why = self._verify(seat, snapshot, count, regions, refs, sample, dtype, op_layout)
+                    if why:
+                        self._fail_seat(seat, f"{scope} batch {round_index + 1}: {why}", notes)
+                        continue
+                    seat.totals[scope].append(total)
+                    if reply.self_us is not None and seat.name == "candidate" and scope == "eager":
+                        seat.self_us.append(reply.self_us)
+            self._check_escapes(seats, notes)
+
+    def _check_escapes(self, seats: list[Seat], notes: list[str]) -> None:
+        """A runner's process that left its process group is not stopped between turns: that runner fails."""
+        for seat in self._live(seats):
+            uid = seat.runner.identity.uid
+            if seat.trusted or uid is None:
+                continue
+            found = confine.escaped(uid, seat.runner.proc.pid)
+            if found:
+                self._fail_seat(
+                    seat,
+                    f"started {len(found)} process(es) outside its process group (pid {found[0]}), which its stop "
+                    "between turns would not reach",
+                    notes,
+                )
+
+    def _sample(self, count: int, set_output_bytes: int) -> list[int]:
+        if count * set_output_bytes <= VERIFY_ALL_BYTES:
+            return list(range(count))
+        return sorted(self.rng.sample(range(count), max(2, math.ceil(count / 4))))
+
+    def _quiet(self, seat: Seat) -> None:
+        """Wait for the GPU to be idle; one that stays busy after a runner's turn is that runner's doing."""
+        waited = time.monotonic()
+        while self._probe_us() > self.quiet_limit_us:
+            if time.monotonic() - waited > QUIET_WAIT_S:
+                last = self.last_seat
+                why = (
+                    f"left work running on the GPU after its answer (still busy {QUIET_WAIT_S * 1e3:.0f} ms later, "
+                    "before the next contestant's batch)"
+                )
+                if last is not None and not last.trusted and not last.dropped:
+                    self._fail_seat(last, why, [])
+                    if last.name != "candidate":
+                        self.notes.append(f"{last.name} {why}")
+                else:
+                    self.notes.append("the GPU was busy before a batch with work from outside this evaluation")
+                return
+            time.sleep(0.002)
+
+    def _batch(self, seat: Seat, scope: str, count: int, regions: list, owner: Seat):
+        """Fill, poison, time one batch: (seconds go -> outputs copied out, reply, the copy).
+
+        `owner` is the seat whose output arena is copied out afterwards: the seat itself, or for the null
+        seat the one whose copy-out cost it measures.
+        """
+        layout, outputs = owner.layout, owner.arenas[OUTPUT_ARENA]
+        if seat.name != "null":
+            inputs = seat.arenas[INPUT_ARENA]
+            if seat.name != "copy":
+                for slot, region in zip(layout.inputs, regions, strict=True):
+                    if slot.is_tensor:
+                        layout.input_region(inputs.tensor, slot, count).copy_(region)
+            layout.poison(outputs.tensor, count)
+        snapshot = self._snapshot_buffer(owner)
+        if self.cuda:
+            self._flush.zero_()
+        self._sync()
+        if self.cuda:
+            self._quiet(seat)
+            if seat.dropped:
+                return 0.0, None, None
+        if scope == "graph":
+            message = {"op": "replay", "plan": seat.plan}
+        else:
+            message = {"op": "run", "plan": seat.plan, "count": 1 if seat.name == "null" else count, "self_time": True}
+        runner = seat.runner
+        runner.resume()
+        start = time.perf_counter()
+        try:
+            runner.send(message)
+            reply = runner.receive(self.deadline, f"a timed {scope} batch")
+        except (RunnerFailed, OSError) as err:
+            runner.pause()
+            self._fail_seat(seat, self._crash_hint(str(err)), [])
+            return 0.0, None, None
+        runner.pause()
+        self.last_seat = seat
+        for slot in layout.outputs:  # the outputs as they are now: nothing the runner does later counts
+            end = slot.offset + slot.stride * count
+            snapshot[slot.offset : end].copy_(outputs.tensor[slot.offset : end])
+        self._sync()
+        total = time.perf_counter() - start
+        return total, reply, snapshot
+
+    def _snapshot_buffer(self, owner: Seat) -> torch.Tensor:
+        key = (owner.name, owner.arenas[OUTPUT_ARENA].nbytes)
+        if key not in self._snapshots:
+            self._snapshots[key] = torch.empty(key[1], dtype=torch.uint8, device=self.device)
+        return self._snapshots[key]
+
+    @staticmethod
+    def _crash_hint(message: str) -> str:
+        if "SIGSEGV" in message or "illegal memory access" in message:
+            message += " (its inputs are mapped read-only: a write into an input faults)"
+        return message
+
+    def _verify(self, seat: Seat, snapshot, count: int, regions, refs: list, sample: list[int], dtype, op_layout):
+        """Why the batch's outputs are wrong, or None: every call checked for NaN, the sample against the reference."""
+        if seat.name == "null":
+            return None
+        layout, spec = seat.layout, self.spec
+        if seat.name == "copy":
+            src = layout.region(seat.arenas[INPUT_ARENA].tensor, layout.inputs[0], count)
+            dst = layout.region(snapshot, layout.outputs[0], count)
+            return None if torch.equal(src, dst) else "the copy is wrong"
+        for position, slot in enumerate(layout.outputs):
+            region = layout.region(snapshot, slot, count).reshape(count, -1)
+            unwritten = torch.isnan(region).any(dim=1)
+            if bool(unwritten.any()):
+                calls = unwritten.nonzero().flatten().tolist()
+                return (
+                    f"{len(calls)} of {count} calls left output `{spec.outputs[position]}` unwritten "
+                    f"(NaN-poisoned) in a timed batch, first call {calls[0]}: the work was not done in the timed calls"
+                )
+        if not refs:
+            refs.extend(self._reference(regions, op_layout, sample, count))
+        index = None if len(sample) == count else torch.tensor(sample, device=self.device)
+        outs = []
+        for slot in layout.outputs:
+            region = layout.region(snapshot, slot, count)
+            picked = region if index is None else region.index_select(0, index)
+            outs.append(picked.reshape(len(sample) * slot.shape[0], *slot.shape[1:]))
+        comparison = spec.compare_to(tuple(outs) if spec.multi_output else outs[0], tuple(refs), dtype)
+        if comparison.ok:
+            return None
+        lead = layout.outputs[0].shape[0] or 1
+        call = sample[comparison.first_bad_index[0] // lead] if comparison.first_bad_index else sample[0]
+        return f"call {call} of a timed batch is wrong: {comparison.message}"
+
+    def _results(self, record: ShapeBenchmark, seats: list[Seat], counts: dict[str, int], notes: list[str]) -> None:
+        by_name = {s.name: s for s in seats}
+        candidate = by_name["candidate"]
+        null = by_name.get("null")
+        for scope, count in counts.items():
+            if candidate.dropped:
+                raise StageFailed(candidate.dropped)
+            if not candidate.totals[scope]:
+                if scope == "graph" and candidate.graph_error:
+                    notes.append(candidate.graph_error)
+                continue
+            result = ScopeResult()
+            per_call: dict[str, list[float]] = {}
+            for seat in seats:
+                if seat.name == "null" or seat.dropped or not seat.totals[scope]:
+                    field_name = "roofline" if seat.name == "copy" else seat.name
+                    if seat.name != "null" and scope == "graph" and seat.graph_error:
+                        result.errors[field_name] = seat.graph_error
+                    elif seat.name != "null" and seat.dropped:
+                        result.errors[field_name] = seat.dropped[:300]
+                    continue
+                target = "copy" if seat.name == "copy" else "candidate"
+                nulls = null.null_totals.get((scope, target)) if null else None
+                # On the CPU, waking a stopped process costs milliseconds that vary with load: subtracting its
+                # median would leave noise of the size of the work, so CPU figures keep the round trip in them.
+                base = statistics.median(nulls) if nulls and self.cuda else 0.0
+                if seat.name == "candidate" and statistics.median(seat.totals[scope]) < 1.25 * base:
+                    notes.append(
+                        f"{scope}: the batches were mostly the judge's own round trip "
+                        f"({1e3 * base:.2f} of {1e3 * statistics.median(seat.totals[scope]):.2f} ms): a rough figure"
+                    )
+                values = [max(total - base, 1e-3 * total) / count * 1e6 for total in seat.totals[scope]]
+                per_call[seat.name] = values
+                method = "graph" if scope == "graph" else ("eager" if self.cuda else "wall")
+                setattr(result, "roofline" if seat.name == "copy" else seat.name, stats.timing(values, count, method))
+            mine = per_call["candidate"]
+            for other in ("incumbent", "torch", "compiled", "liger"):
+                if other in per_call and len(per_call[other]) == len(mine):
+                    setattr(result, f"speedup_vs_{other}", stats.paired_ratio(per_call[other], mine))
+                elif other in per_call:
+                    setattr(result, f"speedup_vs_{other}", _unpaired(per_call[other], mine))
+            median_us = result.candidate.median_us
+            result.gbps = record.bytes_moved / median_us / 1e3
+            if result.roofline:
+                result.copy_gbps = record.bytes_moved / result.roofline.median_us / 1e3
+                result.fraction_of_copy = result.gbps / result.copy_gbps
+            if candidate.self_us and scope == "eager":
+                result.self_reported_us = statistics.median(candidate.self_us)
+            setattr(record, scope, result)
+            if record.ceiling_gbps and result.gbps > record.ceiling_gbps * ROOFLINE_SLACK:
+                record.status = "measurement_error"
+                notes.append(
+                    f"{scope}: {result.gbps:.0f} GB/s is above the device's copy bandwidth "
+                    f"({record.ceiling_gbps:.0f} GB/s)"
+                )
+            elif result.copy_gbps and result.gbps > result.copy_gbps * ROOFLINE_SLACK:
+                notes.append(f"{scope}: faster than the copy of the same bytes ({result.copy_gbps:.0f} GB/s)")
+
+
+def _unpaired(slower: list[float], faster: list[float]) -> Ratio:
+    """A ratio of medians where rounds could not be paired (a contestant missed some)."""
+    return Ratio(median=statistics.median(slower) / statistics.median(faster), rounds=min(len(slower), len(faster)))
