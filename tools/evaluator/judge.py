@@ -30,8 +30,7 @@ import torch
 from kernels.spec import NamedShape, OpSpec, parse_dtype
 from tools.evaluator import confine
 from tools.evaluator.benchmark import QUIET_FACTOR, QUIET_SLACK_US, BenchmarkStage, Seat, StageFailed
-from tools.evaluator.buffers import Arena
-from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout
+from tools.evaluator.layout import INPUT_ARENA, Layout
 from tools.evaluator.process import RunnerFailed, RunnerProcess
 from tools.records import (
     CompileInfo,
@@ -256,26 +255,9 @@ class Judge(BenchmarkStage):
 
     def _share(self, seat: Seat, layout: Layout) -> None:
         """Arenas for `layout`, mapped into the seat's runner, and its plan over them."""
-        runner, deadline = seat.runner, self.deadline
-        arenas = (
-            Arena(layout.input_bytes, self.device, runner_writable=False),
-            Arena(layout.output_bytes, self.device, runner_writable=True),
-        )
-        ids = (next(self._ids), next(self._ids))
-        for arena, arena_id in zip(arenas, ids, strict=True):
-            fd = arena.export_fd()
-            try:
-                reply = runner.ask({"op": "map", "id": arena_id, "arena": arena.describe()}, deadline, fds=[fd])
-            finally:
-                os.close(fd)
-            if not reply.ok:
-                raise RunnerFailed(f"the {runner.role} runner could not map a buffer: {reply.error}")
-        seat.layout, seat.arenas, seat.arena_ids = layout, arenas, ids
-        seat.plan = next(self._ids)
-        message = layout.plan(seat.plan, ids[INPUT_ARENA], ids[OUTPUT_ARENA], seat.fn)
-        reply = runner.ask(message, deadline)
-        if not reply.ok:
-            raise RunnerFailed(f"the {runner.role} runner could not build its plan: {reply.error}")
+        ids, plan = (next(self._ids), next(self._ids)), next(self._ids)
+        arenas = seat.runner.share(layout, self.device, ids, plan, self.deadline, seat.fn)
+        seat.layout, seat.arenas, seat.arena_ids, seat.plan = layout, arenas, ids, plan
 
     def _unshare(self, seat: Seat) -> None:
         if seat.arenas is None:
@@ -383,15 +365,9 @@ class Judge(BenchmarkStage):
             groups.setdefault((dtype, layout), []).append(i)
         return list(groups.values())
 
-    def _fill_sets(self, seat: Seat, sets: list[tuple]) -> None:
-        """Write each set's inputs into the seat's input arena (set i <- sets[i])."""
-        layout, (inputs, _) = seat.layout, seat.arenas
-        for slot in layout.inputs:
-            if not slot.is_tensor:
-                continue
-            region = layout.input_region(inputs.tensor, slot, len(sets))
-            for i, args in enumerate(sets):
-                region[i].copy_(args[slot.position])
+    @staticmethod
+    def _fill_sets(seat: Seat, sets: list[tuple]) -> None:
+        seat.layout.fill(seat.arenas[INPUT_ARENA].tensor, sets)
 
     # -- correctness ---------------------------------------------------------------------------------
 

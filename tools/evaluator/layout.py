@@ -81,6 +81,14 @@ class Layout:
     def input_region(self, arena: torch.Tensor, slot: Slot, count: int) -> torch.Tensor:
         return self.region(arena, slot, count)
 
+    def fill(self, arena: torch.Tensor, sets: list[tuple]) -> None:
+        """Write each set's inputs into an input arena (set i <- the tensors of sets[i])."""
+        for slot in self.inputs:
+            if slot.is_tensor:
+                region = self.region(arena, slot, len(sets))
+                for i, args in enumerate(sets):
+                    region[i].copy_(args[slot.position])
+
     def set_args(self, arena: torch.Tensor, index: int) -> tuple:
         return tuple(self.region(arena, s, index + 1)[index] if s.is_tensor else s.value for s in self.inputs)
 

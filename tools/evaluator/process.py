@@ -18,6 +18,8 @@ import tempfile
 import time
 
 from tools.evaluator import confine, wire
+from tools.evaluator.buffers import Arena
+from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout
 from tools.paths import PROJECT_ROOT
 from tools.sandbox import describe_exit
 
@@ -101,6 +103,32 @@ class RunnerProcess:
             raise RunnerFailed(self._ended(f"while {what or message.get('op')}", err)) from err
         finally:
             self.pause()
+
+    def share(
+        self, layout: Layout, device, ids: tuple[int, int], plan_id: int, deadline: float, fn: str = "main"
+    ) -> tuple:
+        """Arenas for `layout` (inputs, outputs), mapped into this runner as `ids`, and plan `plan_id` over them."""
+        arenas = (
+            Arena(layout.input_bytes, device, runner_writable=False),
+            Arena(layout.output_bytes, device, runner_writable=True),
+        )
+        try:
+            for arena, arena_id in zip(arenas, ids, strict=True):
+                fd = arena.export_fd()
+                try:
+                    reply = self.ask({"op": "map", "id": arena_id, "arena": arena.describe()}, deadline, fds=[fd])
+                finally:
+                    os.close(fd)
+                if not reply.ok:
+                    raise RunnerFailed(f"the {self.role} runner could not map a buffer: {reply.error}")
+            reply = self.ask(layout.plan(plan_id, ids[INPUT_ARENA], ids[OUTPUT_ARENA], fn), deadline)
+            if not reply.ok:
+                raise RunnerFailed(f"the {self.role} runner could not build its plan: {reply.error}")
+        except RunnerFailed:
+            for arena in arenas:
+                arena.close()
+            raise
+        return arenas
 
     def send(self, message: dict) -> None:
         """Send without waiting (the caller times the reply itself with `receive`)."""

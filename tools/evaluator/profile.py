@@ -122,7 +122,7 @@ def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
     from kernels.spec import parse_dtype
     from tools.evaluator.buffers import Arena
     from tools.evaluator.judge import Judge
-    from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout
+    from tools.evaluator.layout import INPUT_ARENA, Layout
     from tools.evaluator.process import RunnerFailed, RunnerProcess
 
     start = time.monotonic()
@@ -164,24 +164,11 @@ def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
             args = spec.make_inputs(shape.dims, parse_dtype(dtype_name), i + 1, "cuda")
             outs = spec.as_outputs(spec.empty_out(args))
             layout = Layout(args, outs, 1, spec.multi_output)
-            pair = (
-                Arena(layout.input_bytes, torch.device("cuda"), runner_writable=False),
-                Arena(layout.output_bytes, torch.device("cuda"), runner_writable=True),
-            )
-            arenas += pair
-            ids = (2 * i + 1, 2 * i + 2)
-            for arena, arena_id in zip(pair, ids, strict=True):
-                fd = arena.export_fd()
-                try:
-                    runner.ask({"op": "map", "id": arena_id, "arena": arena.describe()}, deadline, fds=[fd])
-                finally:
-                    os.close(fd)
-            for slot in layout.inputs:
-                if slot.is_tensor:
-                    layout.input_region(pair[INPUT_ARENA].tensor, slot, 1)[0].copy_(args[slot.position])
-            torch.cuda.synchronize()
             plan_id = 1000 + i
-            runner.ask(layout.plan(plan_id, ids[INPUT_ARENA], ids[OUTPUT_ARENA]), deadline)
+            pair = runner.share(layout, torch.device("cuda"), (2 * i + 1, 2 * i + 2), plan_id, deadline)
+            arenas += pair
+            layout.fill(pair[INPUT_ARENA].tensor, [args])
+            torch.cuda.synchronize()
             plans.append(plan_id)
         reply = runner.ask({"op": "profile", "plans": plans}, deadline, what="profiling")
         ok = reply.ok
