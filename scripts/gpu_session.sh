@@ -117,6 +117,7 @@ for s in "$@"; do
         /usr/bin/time -f "wall %e s" python3 -m agent eval "$op" --backend "$backend" --against "kernels/$op/$backend.py" \
           --baselines eager --json "$LOGS/aa-$op-$backend-$i.json" > "$LOGS/aa-$op-$backend-$i.txt" 2>&1
         tail -n 4 "$LOGS/aa-$op-$backend-$i.txt"
+        python3 scripts/record_summary.py "$LOGS/aa-$op-$backend-$i.json" 2>&1 | tail -n 4
       done ;;
     adversarial)
       # The judge's own GPU tests: cheating candidates (torch-backend and injected into shipped kernels).
@@ -208,6 +209,10 @@ for s in "$@"; do
       fi ;;
     sleep:*)
       sleep "${s#sleep:}" ;;
+    summary)
+      # Where each evaluation's time went and how noisy it was (scripts/record_summary.py).
+      step summary
+      python3 scripts/record_summary.py "$LOGS"/*.json > "$LOGS/summary.txt" 2>&1; cat "$LOGS/summary.txt" ;;
     *) echo "unknown step $s" ;;
   esac
   pack

@@ -45,6 +45,8 @@ class StageResult(BaseModel):
     status: StageStatus
     message: str = ""
     seconds: float = 0.0
+    # Where the stage's wall time went (the judge's own clock), for the stages that measure it.
+    phases: dict[str, float] = Field(default_factory=dict)
 
 
 class ShapeCorrectness(BaseModel):
@@ -65,6 +67,14 @@ class ShapeCorrectness(BaseModel):
     message: str = ""
 
 
+class HostUse(BaseModel):
+    """A runner's CPU use in one eager batch, per call (µs), as the kernel's scheduler counted it."""
+
+    main_us: float  # the main thread on a CPU: the calls themselves
+    others_us: float  # its other threads on a CPU
+    waited_us: float  # its threads runnable but waiting for a CPU
+
+
 class Timing(BaseModel):
     """Per-call time of one contestant in one scope, microseconds: the median over batches and its CI."""
 
@@ -75,6 +85,7 @@ class Timing(BaseModel):
     calls_per_batch: int = 0
     batch_us: list[float] = Field(default_factory=list, description="per-call time of each batch, in order")
     method: Literal["eager", "graph", "wall", "events"] = "eager"
+    host: list[HostUse] = Field(default_factory=list, description="eager: the runner's CPU use in each batch")
     # Records from before the judge: percentiles of single calls timed in the candidate's process.
     p10_us: float | None = None
     p90_us: float | None = None

@@ -16,6 +16,9 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import torch
@@ -25,13 +28,21 @@ from tools.evaluator import confine, stats
 from tools.evaluator.buffers import Arena
 from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout
 from tools.evaluator.process import RunnerFailed, RunnerProcess
-from tools.records import Ratio, ScopeResult, ShapeBenchmark, StageResult
+from tools.records import HostUse, Ratio, ScopeResult, ShapeBenchmark, StageResult
 
 # Work per batch at least: on a GPU 2 ms (about 50x the judge's round trip); on the CPU, where waking a
 # stopped process costs far more and varies with load, 20 ms.
 BATCH_SECONDS = {"cuda": 2e-3, "cpu": 2e-2}
-# An eager batch is host-bound at small shapes, and the host varies more than the device: 10 ms of calls.
-EAGER_BATCH_SECONDS = {"cuda": 1e-2, "cpu": 2e-2}
+# An eager batch of the candidate and the incumbent; every other contestant's is sized to its own speed.
+EAGER_BATCH_SECONDS = {"cuda": 5e-3, "cpu": 2e-2}
+# Against an incumbent, a shape's rounds go on past `batches` (the candidate, incumbent and null seats
+# only) while a scope's paired ratio is known less well than this, up to EXTRA_ROUNDS_FACTOR x batches
+# and SHAPE_BUDGET_S of rounds per shape.
+RATIO_HALF_WIDTH = 0.01
+EXTRA_ROUNDS_FACTOR = 3
+SHAPE_BUDGET_S = 4.0
+# Trusted yardsticks (ours) are checked in their first round only; a third party's (liger) in every round.
+VERIFIED_EVERY_ROUND = ("candidate", "incumbent", "liger")
 L2_MULTIPLE = 3  # the sets of a batch together exceed the L2 this many times, where MAX_SETS allow
 MAX_SETS = 1024
 ARENA_CAP_BYTES = {"cuda": 8 * 2**30, "cpu": 2**30}
@@ -49,6 +60,25 @@ class StageFailed(Exception):
     """A stage's verdict against the candidate; the message is the record's."""
 
 
+class PhaseClock:
+    """Wall seconds per phase of a stage, so a slow evaluation says where its time went."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+
+    @contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] += time.perf_counter() - start
+
+    def summary(self, total: float) -> str:
+        parts = sorted(self.seconds.items(), key=lambda kv: -kv[1])
+        return ", ".join(f"{name} {seconds:.1f} s" for name, seconds in parts if seconds >= 0.05 * total)
+
+
 @dataclass
 class Seat:
     """One contestant at one shape: its runner, arenas, plan and what it has measured so far."""
@@ -62,9 +92,13 @@ class Seat:
     plan: int = 0
     graph_error: str | None = None
     totals: dict[str, list[float]] = field(default_factory=lambda: {"eager": [], "graph": []})
-    # The null seat's batches, by the seat whose outputs it copied out (the copy costs what theirs does).
-    null_totals: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    # The null seat's batches, by (scope, the seat whose outputs it copied out, calls): copying out costs
+    # what theirs does.
+    null_totals: dict[tuple[str, str, int], list[float]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)  # calls per batch, by scope
     self_us: list[float] = field(default_factory=list)
+    host: list[HostUse] = field(default_factory=list)  # eager batches, in the order of totals["eager"]
+    pending_host: HostUse | None = None
     dropped: str | None = None
 
     @property
@@ -78,6 +112,8 @@ class BenchmarkStage:
     def benchmark(self) -> tuple[StageResult, list[ShapeBenchmark]]:
         self._stage_started = time.monotonic()
         start = time.perf_counter()
+        self.clock = PhaseClock()
+        self.pin_runners()
         self.ceiling_gbps = self._ceiling() if self.cuda else None
         cases = [(shape, dtype) for dtype in self.request.dtypes for shape in self.request.shapes]
         results = []
@@ -94,6 +130,9 @@ class BenchmarkStage:
             scopes = "eager and graph" if any(r.graph for r in results) else "eager"
             result = StageResult(name="benchmark", status="ok", message=f"{len(results)} shapes timed ({scopes})")
         result.seconds = time.perf_counter() - start
+        result.phases = {name: round(seconds, 3) for name, seconds in self.clock.seconds.items()}
+        if result.status == "ok" and result.seconds > 0:
+            result.message += f"; time in {self.clock.summary(result.seconds)}"
         return result, results
 
     def _ceiling(self) -> float:
@@ -153,18 +192,21 @@ class BenchmarkStage:
         notes: list[str] = list(self.notes)
         seats = self._seats()
         self._snapshots: dict[tuple, torch.Tensor] = {}
+        phase = self.clock.phase
         try:
             self._prepare_seats(seats, example, sets, nbytes, notes)
-            counts = self._counts(seats, sets)
+            with phase("sizing"):
+                counts = self._counts(seats, sets)
             self._rounds(seats, shape, dtype, counts, notes)
             self._results(record, seats, counts, notes)
         except StageFailed as err:
             record.status = "failed"
             notes.append(str(err))
         finally:
-            for seat in seats:
-                self._unshare(seat)
-            self._snapshots = {}
+            with phase("teardown"):
+                for seat in seats:
+                    self._unshare(seat)
+                self._snapshots = {}
         if "liger" in self.request.baselines:
             liger = next((s for s in seats if s.name == "liger"), None)
             if liger is None:
@@ -182,32 +224,36 @@ class BenchmarkStage:
         copy_layout = Layout(
             (torch.empty(half, dtype=torch.uint8),), (torch.empty(half, dtype=torch.uint8),), sets, False
         )
-        for seat in seats:
-            if seat.name == "null":
-                continue
-            layout = copy_layout if seat.name == "copy" else op_layout
-            try:
-                self._share(seat, layout)
-            except RunnerFailed as err:
-                self._fail_seat(seat, str(err), notes)
-                continue
-            if seat.name == "copy":
-                seat.arenas[0].tensor.random_(0, 256)
-            else:
-                self._fill_sets(seat, [example] * sets)
-        null = next((s for s in seats if s.name == "null"), None)
-        if null is not None:
-            null.layout = Layout((), (), 1, False)
-            null.plan = next(self._ids)
-            reply = null.runner.ask(null.layout.plan(null.plan, 0, 0, "null"), self.deadline)
-            if not reply.ok:
-                raise RunnerFailed(f"the reference runner could not plan its null calls: {reply.error}")
-        self._sync()
-        for seat in self._live(seats):
-            self._warm(seat, notes)
-        if self.cuda and self.request.graph:
+        phase = self.clock.phase
+        with phase("share"):
+            for seat in seats:
+                if seat.name == "null":
+                    continue
+                layout = copy_layout if seat.name == "copy" else op_layout
+                try:
+                    self._share(seat, layout)
+                except RunnerFailed as err:
+                    self._fail_seat(seat, str(err), notes)
+                    continue
+                if seat.name == "copy":
+                    seat.arenas[0].tensor.random_(0, 256)
+                else:
+                    seat.layout.fill_alike(seat.arenas[INPUT_ARENA].tensor, example)
+            null = next((s for s in seats if s.name == "null"), None)
+            if null is not None:
+                null.layout = Layout((), (), 1, False)
+                null.plan = next(self._ids)
+                reply = null.runner.ask(null.layout.plan(null.plan, 0, 0, "null"), self.deadline)
+                if not reply.ok:
+                    raise RunnerFailed(f"the reference runner could not plan its null calls: {reply.error}")
+            self._sync()
+        with phase("warm"):
             for seat in self._live(seats):
-                self._capture(seat, sets if seat.name != "null" else 1)
+                self._warm(seat, notes)
+        if self.cuda and self.request.graph:
+            with phase("capture"):
+                for seat in self._live(seats):
+                    self._capture(seat, sets if seat.name != "null" else 1)
 
     def _live(self, seats: list[Seat]) -> list[Seat]:
         return [s for s in seats if not s.dropped]
@@ -241,21 +287,30 @@ class BenchmarkStage:
             seat.graph_error = f"CUDA-graph capture failed: {last[-1] if last else 'no reason given'}"[:400]
 
     def _counts(self, seats: list[Seat], sets: int) -> dict[str, int]:
-        """Calls per batch in each scope: graph uses every set; eager as many as make a batch of BATCH_SECONDS."""
-        counts = {"graph": sets} if self.cuda and self.request.graph else {}
+        """Calls per batch, by scope and seat (`seat.counts`); returns the candidate's.
+
+        Graph: every set. Eager: the candidate and incumbent as many as make EAGER_BATCH_SECONDS of the
+        faster of them; each other contestant as many as make that batch of its own calls, at most as many.
+        """
+        graph = self.cuda and self.request.graph
         probe = min(sets, 16)
         null = next((s for s in seats if s.name == "null" and not s.dropped), None)
-        base = self._time_run(null, 1) if null else 0.0
-        per_call = []
-        for seat in seats:
-            if seat.name in ("candidate", "incumbent") and not seat.dropped:
+        base = (self._time_run(null, 1) or 0.0) if null else 0.0
+        per_call: dict[str, float] = {}
+        for seat in self._live(seats):
+            if seat.name != "null":
                 seconds = self._time_run(seat, probe)
                 if seconds is not None:
-                    per_call.append(max(seconds - (base or 0.0), 0.0) / probe)
+                    per_call[seat.name] = max(max(seconds - base, 0.0) / probe, 1e-7)
         target = EAGER_BATCH_SECONDS["cuda" if self.cuda else "cpu"]
-        fastest = max(min(per_call, default=target), 1e-7)
-        counts["eager"] = max(2, min(sets, math.ceil(target / fastest)))
-        return counts
+        pair = [per_call[n] for n in ("candidate", "incumbent") if n in per_call]
+        eager = max(2, min(sets, math.ceil(target / min(pair, default=target))))
+        for seat in seats:
+            own = eager if seat.name in VERIFIED_EVERY_ROUND or seat.name not in per_call else None
+            if own is None:
+                own = max(2, min(eager, math.ceil(target / per_call[seat.name])))
+            seat.counts = {"eager": own, **({"graph": sets if seat.name != "null" else 1} if graph else {})}
+        return {"eager": eager, **({"graph": sets} if graph else {})}
 
     def _time_run(self, seat: Seat, count: int) -> float | None:
         """A rough untimed-window estimate (sizing only, never a result): one run of `count` calls."""
@@ -294,46 +349,97 @@ class BenchmarkStage:
             elif region.stride(0) == 0:  # shared: one tensor for every set
                 args.append(region[0])
             else:
-                picked = region if index is None else region.index_select(0, index)
+                picked = region[:count] if index is None else region.index_select(0, index)
                 args.append(picked.reshape(len(sample) * slot.shape[0], *slot.shape[1:]))
         return self.spec.as_outputs(self.spec.reference(*args))
 
     def _rounds(self, seats: list[Seat], shape: NamedShape, dtype: torch.dtype, counts: dict[str, int], notes) -> None:
         op_layout = next(s.layout for s in seats if s.name == "candidate")
-        for round_index in range(self.request.batches):
-            scopes = list(counts)
-            self.rng.shuffle(scopes)
-            for scope in scopes:
-                count = counts[scope]
-                regions = self._fresh_inputs(shape, dtype, count, op_layout)
-                sample = self._sample(count, op_layout.set_output_bytes)
-                refs: list = []  # the sample's reference, computed on first need
-                order = [s for s in self._live(seats) if not (scope == "graph" and s.graph_error)]
-                self.rng.shuffle(order)
-                for seat in order:
-                    if seat.dropped:
-                        continue
-                    if seat.name == "null":
-                        for target in self._live(seats):
-                            if target.name in ("candidate", "copy") and target.arenas is not None:
-                                total, reply, _ = self._batch(seat, scope, count, regions, target)
-                                if reply is not None and reply.ok:
-                                    seat.null_totals.setdefault((scope, target.name), []).append(total)
-                        continue
-                    total, reply, snapshot = self._batch(seat, scope, count, regions, seat)
-                    if reply is None:
-                        continue
-                    if not reply.ok:
-                        self._fail_seat(seat, f"raised in a timed batch ({scope}): {reply.error}", notes)
-                        continue
-                    why = self._verify(seat, snapshot, count, regions, refs, sample, dtype, op_layout)
-                    if why:
-                        self._fail_seat(seat, f"{scope} batch {round_index + 1}: {why}", notes)
-                        continue
-                    seat.totals[scope].append(total)
-                    if reply.self_us is not None and seat.name == "candidate" and scope == "eager":
-                        seat.self_us.append(reply.self_us)
-            self._check_escapes(seats, notes)
+        started = time.monotonic()
+        round_index = 0
+        while True:
+            extra = round_index >= self.request.batches
+            if extra and not self._more_rounds(seats, round_index, started):
+                return
+            for scope in self.rng.sample(list(counts), len(counts)):
+                self._round(seats, shape, dtype, scope, counts[scope], round_index, op_layout, notes, extra)
+            with self.clock.phase("escapes"):
+                self._check_escapes(seats, notes)
+            round_index += 1
+
+    def _more_rounds(self, seats: list[Seat], rounds: int, started: float) -> bool:
+        """Past `batches`: another round of the candidate and incumbent while their ratio is not yet known well."""
+        by_name = {s.name: s for s in self._live(seats)}
+        if not self.cuda:  # CPU timings are no performance figures: no rounds spent narrowing them
+            return False
+        if "incumbent" not in by_name or "candidate" not in by_name:
+            return False
+        if rounds >= EXTRA_ROUNDS_FACTOR * self.request.batches or time.monotonic() - started > SHAPE_BUDGET_S:
+            return False
+        for scope in by_name["candidate"].counts:
+            mine, theirs = by_name["candidate"].totals[scope], by_name["incumbent"].totals[scope]
+            if len(mine) == len(theirs) >= 3:
+                ratio = stats.paired_ratio(theirs, mine)
+                if (ratio.high - ratio.low) / 2 / ratio.median > RATIO_HALF_WIDTH:
+                    return True
+        return False
+
+    def _round(self, seats, shape, dtype, scope: str, count: int, round_index: int, op_layout, notes, extra: bool):
+        """One batch of every live seat in one scope (extra rounds: the candidate, incumbent and null only)."""
+        with self.clock.phase("inputs"):
+            regions = self._fresh_inputs(shape, dtype, count, op_layout)
+        # By calls per batch: the sets checked (drawn by the judge) and their reference, computed on first need.
+        checks: dict[int, tuple[list[int], list]] = {}
+        order = [
+            s
+            for s in self._live(seats)
+            if not (scope == "graph" and s.graph_error) and (not extra or s.name in ("candidate", "incumbent", "null"))
+        ]
+        self.rng.shuffle(order)
+        for seat in order:
+            if seat.dropped:
+                continue
+            if seat.name == "null":
+                self._null_batches(seat, seats, scope, regions, extra)
+                continue
+            calls = seat.counts[scope]
+            total, reply, snapshot = self._batch(seat, scope, calls, regions, seat)
+            if reply is None:
+                continue
+            if not reply.ok:
+                self._fail_seat(seat, f"raised in a timed batch ({scope}): {reply.error}", notes)
+                continue
+            if seat.name in VERIFIED_EVERY_ROUND or round_index == 0:
+                if calls not in checks:
+                    checks[calls] = (self._sample(calls, op_layout.set_output_bytes), [])
+                sample, refs = checks[calls]
+                with self.clock.phase("verify"):
+                    why = self._verify(seat, snapshot, calls, regions, refs, sample, dtype, op_layout)
+                if why:
+                    self._fail_seat(seat, f"{scope} batch {round_index + 1}: {why}", notes)
+                    continue
+            seat.totals[scope].append(total)
+            if scope == "eager" and seat.pending_host is not None:
+                seat.host.append(seat.pending_host)
+            if reply.self_us is not None and seat.name == "candidate" and scope == "eager":
+                seat.self_us.append(reply.self_us)
+
+    def _null_batches(self, null: Seat, seats: list[Seat], scope: str, regions: list, extra: bool) -> None:
+        """The null seat's batches: one per (output layout, calls) that a timed seat's copy-out has."""
+        wanted = set()
+        for seat in self._live(seats):
+            if seat.name == "null" or seat.arenas is None or (extra and seat.name != "candidate"):
+                continue
+            if scope == "graph" and seat.graph_error:
+                continue
+            owner = next((s for s in seats if s.name == ("copy" if seat.name == "copy" else "candidate")), None)
+            if owner is not None and owner.arenas is not None:
+                wanted.add((owner.name, seat.counts[scope]))
+        by_name = {s.name: s for s in seats}
+        for owner_name, calls in sorted(wanted):
+            total, reply, _ = self._batch(null, scope, calls, regions, by_name[owner_name])
+            if reply is not None and reply.ok:
+                null.null_totals.setdefault((scope, owner_name, calls), []).append(total)
 
     def _check_escapes(self, seats: list[Seat], notes: list[str]) -> None:
         """A runner's process that left its process group is not stopped between turns: that runner fails."""
@@ -381,19 +487,22 @@ class BenchmarkStage:
         seat the one whose copy-out cost it measures.
         """
         layout, outputs = owner.layout, owner.arenas[OUTPUT_ARENA]
-        if seat.name != "null":
-            inputs = seat.arenas[INPUT_ARENA]
-            if seat.name != "copy":
-                for slot, region in zip(layout.inputs, regions, strict=True):
-                    if slot.is_tensor:
-                        layout.input_region(inputs.tensor, slot, count).copy_(region)
-            layout.poison(outputs.tensor, count)
-        snapshot = self._snapshot_buffer(owner)
+        phase = self.clock.phase
+        with phase("refill"):
+            if seat.name != "null":
+                inputs = seat.arenas[INPUT_ARENA]
+                if seat.name != "copy":
+                    for slot, region in zip(layout.inputs, regions, strict=True):
+                        if slot.is_tensor:
+                            layout.input_region(inputs.tensor, slot, count).copy_(region[:count])
+                layout.poison(outputs.tensor, count)
+            snapshot = self._snapshot_buffer(owner)
+            if self.cuda:
+                self._flush.zero_()
+            self._sync()
         if self.cuda:
-            self._flush.zero_()
-        self._sync()
-        if self.cuda:
-            self._quiet(seat)
+            with phase("quiet"):
+                self._quiet(seat)
             if seat.dropped:
                 return 0.0, None, None
         if scope == "graph":
@@ -401,6 +510,10 @@ class BenchmarkStage:
         else:
             message = {"op": "run", "plan": seat.plan, "count": 1 if seat.name == "null" else count, "self_time": True}
         runner = seat.runner
+        watch = scope == "eager" and seat.name != "null"  # where host time went (read, never decided on)
+        seat.pending_host = None
+        window = time.perf_counter()
+        before = confine.cpu_use(runner.proc.pid) if watch else None
         runner.resume()
         start = time.perf_counter()
         try:
@@ -411,12 +524,20 @@ class BenchmarkStage:
             self._fail_seat(seat, self._crash_hint(str(err)), [])
             return 0.0, None, None
         runner.pause()
+        if before is not None:
+            used = confine.cpu_use(runner.proc.pid).since(before)
+            seat.pending_host = HostUse(
+                main_us=round(used.main_ns / 1e3 / count, 3),
+                others_us=round(used.others_ns / 1e3 / count, 3),
+                waited_us=round(used.waited_ns / 1e3 / count, 3),
+            )
         self.last_seat = seat
         for slot in layout.outputs:  # the outputs as they are now: nothing the runner does later counts
             end = slot.offset + slot.stride * count
             snapshot[slot.offset : end].copy_(outputs.tensor[slot.offset : end])
         self._sync()
         total = time.perf_counter() - start
+        self.clock.seconds["window"] += time.perf_counter() - window
         return total, reply, snapshot
 
     def _snapshot_buffer(self, owner: Seat) -> torch.Tensor:
@@ -468,7 +589,7 @@ class BenchmarkStage:
         by_name = {s.name: s for s in seats}
         candidate = by_name["candidate"]
         null = by_name.get("null")
-        for scope, count in counts.items():
+        for scope in counts:
             if candidate.dropped:
                 raise StageFailed(candidate.dropped)
             if not candidate.totals[scope]:
@@ -486,7 +607,8 @@ class BenchmarkStage:
                         result.errors[field_name] = seat.dropped[:300]
                     continue
                 target = "copy" if seat.name == "copy" else "candidate"
-                nulls = null.null_totals.get((scope, target)) if null else None
+                count = seat.counts[scope]
+                nulls = null.null_totals.get((scope, target, count)) if null else None
                 # On the CPU, waking a stopped process costs milliseconds that vary with load: subtracting its
                 # median would leave noise of the size of the work, so CPU figures keep the round trip in them.
                 base = statistics.median(nulls) if nulls and self.cuda else 0.0
@@ -498,7 +620,10 @@ class BenchmarkStage:
                 values = [max(total - base, 1e-3 * total) / count * 1e6 for total in seat.totals[scope]]
                 per_call[seat.name] = values
                 method = "graph" if scope == "graph" else ("eager" if self.cuda else "wall")
-                setattr(result, "roofline" if seat.name == "copy" else seat.name, stats.timing(values, count, method))
+                timing = stats.timing(values, count, method)
+                if scope == "eager" and len(seat.host) == len(values):
+                    timing.host = [h.model_copy() for h in seat.host]
+                setattr(result, "roofline" if seat.name == "copy" else seat.name, timing)
             mine = per_call["candidate"]
             for other in ("incumbent", "torch", "compiled", "liger"):
                 if other in per_call and len(per_call[other]) == len(mine):

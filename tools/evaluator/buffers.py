@@ -229,3 +229,12 @@ def dtype_label(dtype: torch.dtype) -> str:
 def view(arena: torch.Tensor, spec: TensorSpec) -> torch.Tensor:
     """`spec`'s tensor inside an arena's uint8 tensor (no copy)."""
     return arena[spec.offset : spec.offset + spec.nbytes].view(DTYPES_ALL[spec.dtype]).view(spec.shape)
+
+
+def set_views(arena: torch.Tensor, spec: TensorSpec, stride: int, count: int) -> tuple[torch.Tensor, ...]:
+    """The `count` tensors of a region (set i at `spec.offset + i * stride`), as views (no copy)."""
+    nbytes = spec.nbytes
+    if stride < nbytes or spec.offset + stride * count > arena.numel():
+        raise ValueError(f"region of {count} x {stride} bytes at {spec.offset} does not fit its arena")
+    rows = arena[spec.offset : spec.offset + stride * count].view(count, stride)[:, :nbytes]
+    return rows.view(DTYPES_ALL[spec.dtype]).view(count, *spec.shape).unbind(0)

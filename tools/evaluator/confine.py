@@ -138,7 +138,7 @@ class Identity:
     scratch: Path
     uid: int | None = None
     isolate_network: bool = False
-    cpu: int | None = None  # the one core the runner runs on (GPU hosts with cores to spare)
+    cpus: tuple[int, ...] = ()  # the cores the runner starts on (GPU hosts: all but the judge's); () any
     notes: list[str] = field(default_factory=list)
     _lock: int | None = None
 
@@ -149,8 +149,8 @@ class Identity:
             args += ["--uid", str(self.uid)]
         if self.isolate_network:
             args.append("--isolate-network")
-        if self.cpu is not None:
-            args += ["--cpu", str(self.cpu)]
+        if self.cpus:
+            args += ["--cpus", ",".join(map(str, self.cpus))]
         return [*args, "--parent", str(os.getpid())] if direct_child else args
 
 
@@ -173,12 +173,17 @@ def _chown_tree(path: Path, uid: int) -> None:
                 continue
 
 
+def _caches() -> Path:
+    caches = runner_root() / "caches"
+    caches.mkdir(exist_ok=True)
+    os.chmod(caches, 0o711)
+    return caches
+
+
 def prepare(cache_key: str, *, separate_uid: bool) -> Identity:
     """A runner's identity: a fresh scratch folder and the compile cache of `cache_key` (locked for it)."""
     base = runner_root()
-    caches = base / "caches"
-    caches.mkdir(exist_ok=True)
-    os.chmod(caches, 0o711)
+    caches = _caches()
     _sweep(base)
     scratch = Path(tempfile.mkdtemp(prefix=f"scratch-{os.getpid()}-", dir=base))
     identity = Identity(key=cache_key, home=caches / cache_key, scratch=scratch, isolate_network=is_root())
@@ -200,12 +205,43 @@ def prepare(cache_key: str, *, separate_uid: bool) -> Identity:
     return identity
 
 
+COPY_MARK = "-copy-"
+
+
+def copy_cache(cache_key: str) -> str:
+    """The key of a private copy of `cache_key`'s cache, taken while no runner holds it.
+
+    For a second runner of the same file in one evaluation (an A/A check): it starts warm instead of
+    cold, and what either runner writes stays its own. The copy goes when its runner is released.
+    """
+    caches = _caches()
+    source = caches / cache_key
+    lock = os.open(caches / f"{cache_key}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(lock)
+        return cache_key  # in use: prepare() starts this runner cold, as before
+    try:
+        copy = Path(tempfile.mkdtemp(prefix=f"{cache_key}{COPY_MARK}{os.getpid()}-", dir=caches))
+        if source.is_dir():
+            shutil.copytree(source, copy, symlinks=True, dirs_exist_ok=True)
+    finally:
+        os.close(lock)
+    return copy.name
+
+
 def _sweep(base: Path) -> None:
-    """Scratch folders of judges that died without cleaning up (a killed `agent optimize`)."""
+    """Scratch folders and cache copies of judges that died without cleaning up (a killed `agent optimize`)."""
     for folder in base.glob("scratch-*-*"):
         pid = folder.name.split("-")[1]
         if pid.isdigit() and not Path(f"/proc/{pid}").exists():
             shutil.rmtree(folder, ignore_errors=True)
+    for folder in (base / "caches").glob(f"*{COPY_MARK}*"):
+        pid = folder.name.split(COPY_MARK)[-1].split("-")[0]
+        if folder.is_dir() and pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            Path(f"{folder}.lock").unlink(missing_ok=True)
 
 
 def release(identity: Identity) -> None:
@@ -215,6 +251,9 @@ def release(identity: Identity) -> None:
         if identity.home.exists():
             _chown_tree(identity.home, os.geteuid())
     shutil.rmtree(identity.scratch, ignore_errors=True)
+    if COPY_MARK in identity.key:
+        shutil.rmtree(identity.home, ignore_errors=True)
+        Path(f"{identity.home}.lock").unlink(missing_ok=True)
     if identity._lock is not None:
         os.close(identity._lock)
         identity._lock = None
@@ -247,6 +286,53 @@ def escaped(uid: int, pgid: int) -> list[int]:
         except (FileNotFoundError, ProcessLookupError, PermissionError):
             continue
     return found
+
+
+@dataclass(frozen=True)
+class CpuUse:
+    """A process's CPU time so far (ns, from the scheduler's own counters in /proc/PID/task/*/schedstat)."""
+
+    main_ns: int = 0  # on a CPU: the main thread, which makes the calls
+    others_ns: int = 0  # on a CPU: every other thread (driver, compiler, library threads)
+    waited_ns: int = 0  # runnable but waiting for a CPU, all threads
+
+    def since(self, earlier: CpuUse) -> CpuUse:
+        return CpuUse(
+            self.main_ns - earlier.main_ns, self.others_ns - earlier.others_ns, self.waited_ns - earlier.waited_ns
+        )
+
+
+def pin(pid: int, cpu: int) -> None:
+    """Every thread of `pid` onto one core (threads it starts later inherit their creator's cores)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return
+    for tid in tasks:
+        try:
+            os.sched_setaffinity(int(tid), {cpu})
+        except OSError:
+            continue
+
+
+def cpu_use(pid: int) -> CpuUse:
+    main = others = waited = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return CpuUse()
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                run, wait, _ = (int(v) for v in f.read().split())
+        except (OSError, ValueError):
+            continue
+        if int(tid) == pid:
+            main += run
+        else:
+            others += run
+        waited += wait
+    return CpuUse(main, others, waited)
 
 
 def runner_env(identity: Identity, base: dict[str, str] | None = None) -> dict[str, str]:
@@ -297,25 +383,29 @@ def add_arguments(parser) -> None:
     parser.add_argument("--scratch", required=True)
     parser.add_argument("--uid", type=int)
     parser.add_argument("--isolate-network", action="store_true")
-    parser.add_argument("--cpu", type=int)
+    parser.add_argument("--cpus", default="")
     parser.add_argument("--parent", type=int)
 
 
 def enter_from(args) -> dict:
     """`enter` with the options `add_arguments` parsed."""
     return enter(
-        uid=args.uid, isolate_network=args.isolate_network, scratch=args.scratch, cpu=args.cpu, parent=args.parent
+        uid=args.uid,
+        isolate_network=args.isolate_network,
+        scratch=args.scratch,
+        cpus=tuple(int(c) for c in args.cpus.split(",") if c),
+        parent=args.parent,
     )
 
 
 def enter(
-    *, uid: int | None, isolate_network: bool, scratch: str, cpu: int | None = None, parent: int | None = None
+    *, uid: int | None, isolate_network: bool, scratch: str, cpus: tuple[int, ...] = (), parent: int | None = None
 ) -> dict:
     """The runner confines itself (standard library only: nothing it imported can interfere). Facts it reached."""
     facts: dict = {"uid": os.getuid(), "network": "open"}
-    if cpu is not None:
-        os.sched_setaffinity(0, {cpu})  # its host-side timing is not moved between cores mid-batch
-        facts["cpu"] = cpu
+    if cpus:
+        os.sched_setaffinity(0, set(cpus))  # off the judge's core; the benchmark moves it to the timing core
+        facts["cpus"] = list(cpus)
     libc = ctypes.CDLL(None, use_errno=True)
     if isolate_network:
         if libc.unshare(CLONE_NEWNET) == 0:

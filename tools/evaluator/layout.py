@@ -89,6 +89,13 @@ class Layout:
                 for i, args in enumerate(sets):
                     region[i].copy_(args[slot.position])
 
+    def fill_alike(self, arena: torch.Tensor, args: tuple) -> None:
+        """Write the same inputs into every set, one copy per argument (placeholders until a batch refills)."""
+        for slot in self.inputs:
+            if slot.is_tensor:
+                region = self.region(arena, slot, self.sets)
+                region.copy_(args[slot.position].expand(self.sets, *slot.shape))
+
     def set_args(self, arena: torch.Tensor, index: int) -> tuple:
         return tuple(self.region(arena, s, index + 1)[index] if s.is_tensor else s.value for s in self.inputs)
 
@@ -105,22 +112,25 @@ class Layout:
     # -- the runner's plan -----------------------------------------------------------------------------
 
     def plan(self, plan_id: int, input_arena: int, output_arena: int, fn: str = "main") -> dict:
-        """The `plan` request: call i takes set i's inputs and writes set i's outputs."""
-        tensors: dict[str, dict] = {}
-        calls = []
-        for index in range(self.sets):
-            args, outs = [], []
-            for kind, arena, slots, into in (
-                ("i", input_arena, self.inputs, args),
-                ("o", output_arena, self.outputs, outs),
-            ):
-                for slot in slots:
-                    if not slot.is_tensor:
-                        into.append({"v": slot.value})
-                        continue
-                    tid = f"{kind}{slot.position}.{index}"
-                    spec = TensorSpec(arena, slot.offset + index * slot.stride, slot.shape, dtype_label(slot.dtype))
-                    tensors[tid] = spec.to_json()
-                    into.append({"t": tid})
-            calls.append({"args": args, "out": [o["t"] for o in outs]})
-        return {"op": "plan", "id": plan_id, "fn": fn, "tensors": tensors, "calls": calls, "multi": self.multi_output}
+        """The `plan` request: call i takes set i's inputs and writes set i's outputs.
+
+        Per argument one region (arena, offset, stride between sets, shape, dtype) or a scalar; the
+        runner cuts the sets' views out of it (`buffers.set_views`).
+        """
+
+        def region(slot: Slot, arena: int) -> dict:
+            spec = TensorSpec(arena, slot.offset, slot.shape, dtype_label(slot.dtype))
+            return {**spec.to_json(), "stride": slot.stride}
+
+        def describe(slots: list[Slot], arena: int) -> list[dict]:
+            return [{"t": region(slot, arena)} if slot.is_tensor else {"v": slot.value} for slot in slots]
+
+        return {
+            "op": "plan",
+            "id": plan_id,
+            "fn": fn,
+            "count": self.sets,
+            "args": describe(self.inputs, input_arena),
+            "outs": describe(self.outputs, output_arena),
+            "multi": self.multi_output,
+        }

@@ -44,12 +44,12 @@ class RunnerProcess:
         separate_uid: bool,
         env: dict[str, str] | None = None,
         prefix: list[str] | None = None,
-        cpu: int | None = None,
+        cpus: tuple[int, ...] = (),
     ):
         self.role = role
         self.contestant = contestant
         self.identity = confine.prepare(cache_key, separate_uid=separate_uid)
-        self.identity.cpu = cpu
+        self.identity.cpus = cpus
         self.sock, theirs = socket.socketpair()
         self._log = tempfile.TemporaryFile()
         environment = confine.runner_env(self.identity, env)

@@ -146,15 +146,26 @@ class Server:
         self.reply()
 
     def on_plan(self, message: dict) -> None:
-        tensors = {}
-        for tid, spec in message["tensors"].items():
-            spec = self.buffers.TensorSpec.from_json(spec)
-            tensors[tid] = self.buffers.view(self.arenas[spec.arena][0], spec)
+        count = int(message["count"])
+
+        def columns(entries: list[dict]) -> list:
+            """Per argument: its `count` views (one per set), or its scalar repeated."""
+            out = []
+            for entry in entries:
+                if "t" in entry:
+                    spec = self.buffers.TensorSpec.from_json(entry["t"])
+                    views = self.buffers.set_views(self.arenas[spec.arena][0], spec, int(entry["t"]["stride"]), count)
+                    out.append(views)
+                else:
+                    out.append([entry["v"]] * count)
+            return out
+
+        args, outs = columns(message["args"]), columns(message["outs"])
         calls = []
-        for call in message["calls"]:
-            args = tuple(tensors[a["t"]] if "t" in a else a["v"] for a in call["args"])
-            outs = [tensors[t] for t in call["out"]]
-            calls.append((args, tuple(outs) if message.get("multi") else (outs[0] if outs else None)))
+        for i in range(count):
+            these = tuple(column[i] for column in outs)
+            out = these if message.get("multi") else (these[0] if these else None)
+            calls.append((tuple(column[i] for column in args), out))
         self.plans[int(message["id"])] = Plan(self.fns[message.get("fn", "main")], calls)
         self.reply()
 

@@ -23,7 +23,8 @@ def run(tmp_path: Path, source: str, name: str = "candidate.py", **kwargs) -> Ev
     path.write_text(source)
     kwargs.setdefault("timeout_s", 60)
     kwargs.setdefault("batches", 3)
-    return evaluate("rope", "torch", path, shapes=SHAPES, dtypes=("bf16",), device="cpu", **kwargs)
+    kwargs.setdefault("shapes", SHAPES)
+    return evaluate("rope", "torch", path, dtypes=("bf16",), device="cpu", **kwargs)
 
 
 def assert_failed_at(record: EvalRecord, stage: str, *fragments: str) -> None:
@@ -46,6 +47,26 @@ def test_an_honest_candidate_passes_every_stage(tmp_path):
     assert all(b.eager.candidate.median_us > 0 and b.eager.gbps > 0 for b in record.benchmark)
     assert all(b.graph is None for b in record.benchmark)  # no CUDA graphs on the CPU
     assert record.confinement is not None and record.confinement.env == "allow-list"
+
+
+def test_the_benchmark_stage_says_where_its_time_went(tmp_path):
+    record = run(tmp_path, candidates.GOOD_ROPE, shapes=["decode1"])
+    stage = next(s for s in record.stages if s.name == "benchmark")
+    assert {"share", "warm", "window", "verify"} <= set(stage.phases)
+    assert sum(stage.phases.values()) <= stage.seconds * 1.01
+    assert "time in" in stage.message
+    assert {"start", "buffers", "first calls"} == set(next(s for s in record.stages if s.name == "compile").phases)
+
+
+def test_the_same_file_as_incumbent_starts_from_a_copy_of_its_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("KW_RUNNER_DIR", str(tmp_path / "runners"))
+    path = tmp_path / "candidate.py"
+    path.write_text(candidates.GOOD_ROPE)
+    record = run(tmp_path, candidates.GOOD_ROPE, incumbent=path, shapes=["decode1"], benchmark=False)
+    assert record.status == "ok", record.message
+    assert not any("empty cache" in note for note in record.confinement.notes), record.confinement.notes
+    caches = sorted(p.name for p in (tmp_path / "runners" / "caches").iterdir() if p.is_dir())
+    assert not [name for name in caches if "-copy-" in name]  # the copy went with its runner
 
 
 def test_seeds_are_fresh_for_every_evaluation(tmp_path):

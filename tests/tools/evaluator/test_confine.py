@@ -1,0 +1,47 @@
+"""Compile caches per file content: one runner at a time, and a private copy for a second runner of one file."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.evaluator import confine
+
+
+@pytest.fixture
+def runner_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("KW_RUNNER_DIR", str(tmp_path))
+    return tmp_path
+
+
+def test_a_cache_in_use_gives_the_second_runner_an_empty_one(runner_dir):
+    first = confine.prepare("file-torch-abc", separate_uid=False)
+    (first.home / "kernel.so").write_text("compiled")
+    second = confine.prepare("file-torch-abc", separate_uid=False)
+    assert second.home != first.home and not (second.home / "kernel.so").exists()
+    assert any("empty cache" in note for note in second.notes)
+    confine.release(second)
+    confine.release(first)
+    assert (first.home / "kernel.so").read_text() == "compiled"  # the owner's cache stays
+
+
+def test_a_copy_taken_at_rest_starts_warm_and_goes_with_its_runner(runner_dir):
+    owner = confine.prepare("file-torch-abc", separate_uid=False)
+    (owner.home / "kernel.so").write_text("compiled")
+    confine.release(owner)
+    key = confine.copy_cache("file-torch-abc")
+    assert key != "file-torch-abc" and confine.COPY_MARK in key
+    first = confine.prepare("file-torch-abc", separate_uid=False)
+    second = confine.prepare(key, separate_uid=False)
+    assert not second.notes  # its own cache: no note of an empty one
+    assert (second.home / "kernel.so").read_text() == "compiled"
+    (second.home / "kernel.so").write_text("changed by the second runner")
+    confine.release(second)
+    confine.release(first)
+    assert not second.home.exists()
+    assert (first.home / "kernel.so").read_text() == "compiled"
+
+
+def test_no_copy_of_a_cache_in_use(runner_dir):
+    owner = confine.prepare("file-torch-abc", separate_uid=False)
+    assert confine.copy_cache("file-torch-abc") == "file-torch-abc"
+    confine.release(owner)
