@@ -46,7 +46,7 @@ def summarise(path: Path) -> str:
         if b.eager and b.eager.candidate and b.eager.candidate.host and min(b.eager.candidate.batch_us) > 0
     ]
     if spread:
-        ratio, bench = max(spread, key=lambda item: item[0])
+        _spread, bench = max(spread, key=lambda item: item[0])
         timing = bench.eager.candidate
         fast = timing.batch_us.index(min(timing.batch_us))
         slow = timing.batch_us.index(max(timing.batch_us))
