@@ -147,7 +147,8 @@ for s in "$@"; do
       tag=${ops// /-}
       step "bench ${ops:-all}"
       python3 -m agent bench ${ops:-$(python3 -c "from kernels.registry import OPERATORS; print(*OPERATORS)")} \
-        --batches "${BENCH_BATCHES:-10}" --out "$LOGS/results" > "$LOGS/bench${tag:+-$tag}.txt" 2>&1
+        --batches "${BENCH_BATCHES:-10}" ${BENCH_BASELINES:+--baselines $BENCH_BASELINES} --out "$LOGS/results" \
+        > "$LOGS/bench${tag:+-$tag}.txt" 2>&1
       grep -E "^(OK|FAILED)|wrote" "$LOGS/bench${tag:+-$tag}.txt" ;;
     infer|infer:*)
       # The 1B configuration with seeded random weights: torch, then each backend, then compare.
