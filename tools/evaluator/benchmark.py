@@ -52,8 +52,10 @@ VERIFY_ALL_BYTES = 256 * 2**20
 # A GPU that takes longer than this to run the judge's tiny probe kernel is busy with someone's work.
 QUIET_FACTOR, QUIET_SLACK_US = 4.0, 300.0
 QUIET_WAIT_S = 0.2
-# A result above the device's large-copy bandwidth by more than this is a measurement error.
-ROOFLINE_SLACK = 1.05
+# A result above the device's large-copy bandwidth by more than this is a measurement error. Not 1.05:
+# read-heavy ops outrun a copy's half-and-half mix (H200: silu_mul and add_rms_norm at 4.27-4.36 TB/s
+# against a 4.1 TB/s copy), and the datasheet's 4.8 TB/s is about 1.15x the measured copy.
+ROOFLINE_SLACK = 1.15
 
 
 class StageFailed(Exception):
@@ -285,6 +287,13 @@ class BenchmarkStage:
         if not reply.ok:
             last = (reply.error or "").strip().splitlines()
             seat.graph_error = f"CUDA-graph capture failed: {last[-1] if last else 'no reason given'}"[:400]
+            return
+        # A graph's first launch uploads it: on the H200 every seat's first graph batch ran slower (decode
+        # rms_norm 2.9 against 1.1-1.8 us/call after). One untimed replay, so no round pays for it.
+        try:
+            seat.runner.ask({"op": "replay", "plan": seat.plan}, self.deadline, what="replaying once")
+        except RunnerFailed as err:
+            self._fail_seat(seat, str(err), [])
 
     def _counts(self, seats: list[Seat], sets: int) -> dict[str, int]:
         """Calls per batch, by scope and seat (`seat.counts`); returns the candidate's.
