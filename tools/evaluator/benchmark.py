@@ -115,6 +115,8 @@ class BenchmarkStage:
         self._stage_started = time.monotonic()
         start = time.perf_counter()
         self.clock = PhaseClock()
+        with self.clock.phase("runners"):
+            self.greet_the_others()
         self.pin_runners()
         self.ceiling_gbps = self._ceiling() if self.cuda else None
         cases = [(shape, dtype) for dtype in self.request.dtypes for shape in self.request.shapes]
