@@ -21,6 +21,9 @@ DTYPES: dict[str, torch.dtype] = {
 }
 
 
+CAMP_PREFIX = "camp/"
+
+
 def dtype_name(dtype: torch.dtype) -> str:
     for name, value in DTYPES.items():
         if value == dtype:
@@ -111,6 +114,22 @@ class OpSpec:
     # (*args) -> args with rows of zeros and of extreme (but representable) magnitudes where the op's math
     # allows: one more input set per shape in the correctness stage. None: no such set.
     hazards: Callable[..., tuple] | None = None
+    # (*args) -> the same values as a model of the MetaX camp passes them (rope: sin/cos in x's dtype and
+    # longer than seq; rms_norm: x with a leading batch dim): one more correctness case on a few shapes.
+    camp_inputs: Callable[..., tuple] | None = None
+
+    def camp_shapes(self) -> tuple[NamedShape, ...]:
+        """The hidden shapes again, named camp/..., whose inputs are passed as the camp's model does."""
+        if self.camp_inputs is None:
+            return ()
+        return tuple(NamedShape(CAMP_PREFIX + s.name, s.dims) for s in self.hidden_shapes)
+
+    def inputs_for(self, shape: NamedShape, dtype: torch.dtype, seed: int, device: str) -> tuple:
+        """`make_inputs` for a shape, in the camp's form for a camp/... shape."""
+        args = self.make_inputs(shape.dims, dtype, seed, device)
+        if shape.name.startswith(CAMP_PREFIX) and self.camp_inputs is not None:
+            return self.camp_inputs(*args)
+        return args
 
     def shape(self, name: str) -> NamedShape:
         for shape in (*self.shapes, *self.hidden_shapes):

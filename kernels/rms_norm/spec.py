@@ -127,4 +127,5 @@ SPEC = OpSpec(
     tolerances=TOLERANCES,
     random_hidden_shape=random_hidden_shape,
     hazards=hazards,
+    camp_inputs=lambda x, weight, eps: (x.view(1, *x.shape), weight, eps),  # [batch, seq, hidden]
 )

@@ -102,8 +102,8 @@ def arrangement(x, sin_table, cos_table, out, half, block_tokens, block_heads):
 
 def application(x, sin_table, cos_table, out):
     # (block_tokens, 1, half): one load per token, broadcast over the tile's heads.
-    sin = ntl.expand_dims(sin_table, 1)
-    cos = ntl.expand_dims(cos_table, 1)
+    sin = ntl.expand_dims(ntl.cast(sin_table, ntl.float32), 1)
+    cos = ntl.expand_dims(ntl.cast(cos_table, ntl.float32), 1)
     x1 = ntl.cast(x[0], ntl.float32)
     x2 = ntl.cast(x[1], ntl.float32)
     # The store converts to out's dtype: the single rounding of the result.
@@ -111,27 +111,30 @@ def application(x, sin_table, cos_table, out):
     out[1] = x2 * cos + x1 * sin
 
 
-def premake(head_dim: int, dtype: torch.dtype, block_tokens: int, block_heads: int) -> tuple:
+def premake(
+    head_dim: int, dtype: torch.dtype, block_tokens: int, block_heads: int, table_dtype: torch.dtype = torch.float32
+) -> tuple:
     arrangement_ = functools.partial(
         arrangement, half=head_dim // 2, block_tokens=block_tokens, block_heads=block_heads
     )
     nt_dtype = _NINETOOTHED_DTYPES[dtype]
     tensors = (
         Tensor(4, dtype=nt_dtype),
-        Tensor(3, dtype=ninetoothed.float32),
-        Tensor(3, dtype=ninetoothed.float32),
+        Tensor(3, dtype=_NINETOOTHED_DTYPES[table_dtype]),
+        Tensor(3, dtype=_NINETOOTHED_DTYPES[table_dtype]),
         Tensor(4, dtype=nt_dtype),
     )
     return arrangement_, application, tensors
 
 
-def _kernel(head_dim: int, dtype: torch.dtype, tokens: int):
+def _kernel(head_dim: int, dtype: torch.dtype, tokens: int, table_dtype: torch.dtype):
     config = {**tiling(tokens), "num_stages": CONFIG["num_stages"]}
     settings = ", ".join(f"{name}={value}" for name, value in sorted(config.items()))
-    key = f"rope[head_dim={head_dim}, {dtype_name(dtype)}, {settings}]"  # equal tilings share one kernel
+    tables = dtype_name(table_dtype)
+    key = f"rope[head_dim={head_dim}, {dtype_name(dtype)}, tables {tables}, {settings}]"  # equal tilings: one kernel
     if key not in _kernels:
         _kernels[key] = ninetoothed.make(
-            *premake(head_dim, dtype, config["block_tokens"], config["block_heads"]),
+            *premake(head_dim, dtype, config["block_tokens"], config["block_heads"], table_dtype),
             kernel_name="rope",
             num_warps=config["num_warps"],
             num_stages=config["num_stages"],
@@ -151,9 +154,10 @@ def rope(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, *, out: torch.Te
         return out
     batch, seq, _, head_dim = x.shape
     # Views, not copies: a zero batch stride lets the kernel index tables by flattened token.
-    sin_view = sin.expand(batch, seq, head_dim // 2)
-    cos_view = cos.expand(batch, seq, head_dim // 2)
-    _kernel(head_dim, x.dtype, batch * seq)(x, sin_view, cos_view, out)
+    # The first seq rows (a model may pass longer tables), seen once per batch (a zero stride: no copy).
+    sin_view = sin[:seq].expand(batch, seq, head_dim // 2)
+    cos_view = cos[:seq].expand(batch, seq, head_dim // 2)
+    _kernel(head_dim, x.dtype, batch * seq, sin.dtype)(x, sin_view, cos_view, out)
     return out
 
 

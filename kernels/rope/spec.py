@@ -2,13 +2,15 @@
 
     rope(x, sin, cos, *, out=None) -> out
     x   [batch, seq, heads, head_dim]   bf16 / fp16 / fp32
-    sin [seq, head_dim // 2]            fp32
-    cos [seq, head_dim // 2]            fp32
+    sin [rows >= seq, head_dim // 2]    fp32 / bf16 / fp16 (the first seq rows are used)
+    cos [rows >= seq, head_dim // 2]    the same shape and dtype as sin
     out[..., :h] = x1 * cos - x2 * sin,  out[..., h:] = x2 * cos + x1 * sin   (h = head_dim // 2)
 
 Numerics. Tables are the fp32 outer product of positions and
 inv_freq = theta ** (-2i / head_dim) (theta 500000, Llama 3), as Hugging Face
-builds them, kept in fp32. The reference does all math in fp32 and the result
+builds them, kept in fp32 here; a model may build them in its own dtype (the MetaX camp's
+Llama does, and slices them from longer ones), so tables of bf16 or fp16 and longer than
+seq are accepted and read as fp32. The reference does all math in fp32 and the result
 is rounded once to x's dtype. Hugging Face's `apply_rotary_pos_emb` instead
 rounds cos and sin to bf16, rounds each product and then the sum: up to four
 bf16 roundings, so where x1*cos and x2*sin nearly cancel it can be many ulp
@@ -36,6 +38,7 @@ from kernels.validation import (
 )
 
 ROPE_THETA = 500000.0
+TABLE_DTYPES = (torch.float32, torch.bfloat16, torch.float16)
 
 
 def inv_freq(head_dim: int, theta: float = ROPE_THETA) -> torch.Tensor:
@@ -52,11 +55,11 @@ def rope_tables(positions: torch.Tensor, head_dim: int, theta: float = ROPE_THET
 
 def reference(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor) -> torch.Tensor:
     """fp32 rotate-half RoPE; the caller rounds once to the output dtype."""
-    half = x.shape[-1] // 2
+    half, seq = x.shape[-1] // 2, x.shape[1]
     xf = x.float()
     x1, x2 = xf[..., :half], xf[..., half:]
-    s = sin.float()[None, :, None, :]
-    c = cos.float()[None, :, None, :]
+    s = sin[:seq].float()[None, :, None, :]
+    c = cos[:seq].float()[None, :, None, :]
     return torch.cat((x1 * c - x2 * s, x2 * c + x1 * s), dim=-1)
 
 
@@ -87,14 +90,19 @@ def check_inputs(x, sin, cos, out=None, *, require_gpu: bool = True, name: str =
     head_dim = x.shape[-1]
     if head_dim % 2:
         raise ValueError(f"head_dim must be even for rotate-half RoPE; got {head_dim}")
-    table_shape = (x.shape[1], head_dim // 2)
+    seq, half = x.shape[1], head_dim // 2
     for label, table in (("sin", sin), ("cos", cos)):
-        if tuple(table.shape) != table_shape:
+        if table.dim() != 2 or table.shape[1] != half or table.shape[0] < seq:
             raise ValueError(
-                f"{label} must be [seq, head_dim // 2] = {list(table_shape)} for {name} of shape "
-                f"{tuple(x.shape)}; got {tuple(table.shape)}"
+                f"{label} must be [seq, head_dim // 2] = {[seq, half]} (or have more rows, of which the first "
+                f"{seq} are used) for {name} of shape {tuple(x.shape)}; got {tuple(table.shape)}"
             )
-        require_dtype(label, table, (torch.float32,))
+        require_dtype(label, table, TABLE_DTYPES)
+    if sin.shape != cos.shape or sin.dtype != cos.dtype:
+        raise ValueError(
+            f"sin and cos must have one shape and dtype; got sin {tuple(sin.shape)} {sin.dtype}, "
+            f"cos {tuple(cos.shape)} {cos.dtype}"
+        )
     require_dtype(name, x, SUPPORTED_DTYPES)
     require_same_device({name: x, "sin": sin, "cos": cos})
     if require_gpu:
@@ -134,6 +142,19 @@ def hazards(x, sin, cos):
     return hazard_rows(x, 1e4), sin, cos
 
 
+CAMP_EXTRA_ROWS = 61  # tables built for a longer context, sliced by the op (not a multiple of any tile)
+
+
+def camp_tables(x: torch.Tensor, seq: int, head_dim: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """sin/cos as the camp's Llama builds them: in x's dtype, for more positions than this call's seq."""
+    sin, cos = rope_tables(torch.arange(seq + CAMP_EXTRA_ROWS, device=x.device), head_dim)
+    return sin.to(x.dtype), cos.to(x.dtype)
+
+
+def camp_inputs(x, sin, cos):
+    return (x, *camp_tables(x, x.shape[1], x.shape[-1]))
+
+
 def random_hidden_shape(rng: random.Random) -> NamedShape:
     """Odd token counts on the models' head layouts (and an odd one), drawn per evaluation."""
     heads, head_dim = rng.choice([(32, 64), (8, 128), (3, 64), (32, 128)])
@@ -157,4 +178,5 @@ SPEC = OpSpec(
     tolerances=TOLERANCES,
     random_hidden_shape=random_hidden_shape,
     hazards=hazards,
+    camp_inputs=camp_inputs,
 )

@@ -68,9 +68,16 @@ def tiling(tokens: int) -> dict[str, int]:
 
 
 def build(
-    heads: int, head_dim: int, dtype: str, block_rows: int, threads: int, block_cols: int = 64, copy_tiles: bool = False
+    heads: int,
+    head_dim: int,
+    dtype: str,
+    block_rows: int,
+    threads: int,
+    block_cols: int = 64,
+    copy_tiles: bool = False,
+    table_dtype: str = "float32",
 ):
-    """The TileLang program for one (heads, head_dim, dtype, config); lowerable without a GPU."""
+    """The TileLang program for one (heads, head_dim, dtype, config, table dtype); lowerable without a GPU."""
     import tilelang.language as T
 
     half = head_dim // 2
@@ -82,8 +89,8 @@ def build(
     @T.prim_func
     def rope_kernel(
         X: T.Tensor((rows, head_dim), dtype),
-        Sin: T.Tensor((seq, half), "float32"),
-        Cos: T.Tensor((seq, half), "float32"),
+        Sin: T.Tensor((seq, half), table_dtype),
+        Cos: T.Tensor((seq, half), table_dtype),
         Out: T.Tensor((rows, head_dim), dtype),
     ):
         with T.Kernel(T.ceildiv(rows, block_rows), T.ceildiv(half, cols), threads=threads) as (bx, by):
@@ -92,8 +99,8 @@ def build(
                 j = by * cols + jj
                 if row < rows and (not ragged or j < half):
                     pos = (row // heads) % seq
-                    c = Cos[pos, j]
-                    s = Sin[pos, j]
+                    c = T.cast(Cos[pos, j], "float32")
+                    s = T.cast(Sin[pos, j], "float32")
                     x1 = T.cast(X[row, j], "float32")
                     x2 = T.cast(X[row, j + half], "float32")
                     Out[row, j] = T.cast(x1 * c - x2 * s, dtype)
@@ -102,8 +109,8 @@ def build(
     @T.prim_func
     def rope_kernel_copied(
         X: T.Tensor((rows, head_dim), dtype),
-        Sin: T.Tensor((seq, half), "float32"),
-        Cos: T.Tensor((seq, half), "float32"),
+        Sin: T.Tensor((seq, half), table_dtype),
+        Cos: T.Tensor((seq, half), table_dtype),
         Out: T.Tensor((rows, head_dim), dtype),
     ):
         with T.Kernel(T.ceildiv(rows, block_rows), T.ceildiv(half, cols), threads=threads) as (bx, by):
@@ -117,8 +124,8 @@ def build(
             for i, jj in T.Parallel(block_rows, cols):
                 # In range for every i: the modulo keeps a tail row's position inside the tables.
                 pos = ((bx * block_rows + i) // heads) % seq
-                c = Cos[pos, by * cols + jj]
-                s = Sin[pos, by * cols + jj]
+                c = T.cast(Cos[pos, by * cols + jj], "float32")
+                s = T.cast(Sin[pos, by * cols + jj], "float32")
                 a = T.cast(x1[i, jj], "float32")
                 b = T.cast(x2[i, jj], "float32")
                 o1[i, jj] = T.cast(a * c - b * s, dtype)
@@ -135,11 +142,12 @@ def program(dims: tuple[int, ...], dtype: torch.dtype):
     return build(heads, head_dim, tilelang_dtype(dtype), **tiling(batch * seq))
 
 
-def _kernel(heads: int, head_dim: int, dtype: torch.dtype, tokens: int):
+def _kernel(heads: int, head_dim: int, dtype: torch.dtype, tokens: int, table_dtype: torch.dtype):
     config = tiling(tokens)
-    key = (heads, head_dim, dtype, tuple(sorted(config.items())))  # equal tilings share one program
+    key = (heads, head_dim, dtype, table_dtype, tuple(sorted(config.items())))  # equal tilings share one program
     if key not in _kernels:
-        _kernels[key] = compile_kernel(build(heads, head_dim, tilelang_dtype(dtype), **config))
+        program = build(heads, head_dim, tilelang_dtype(dtype), **config, table_dtype=tilelang_dtype(table_dtype))
+        _kernels[key] = compile_kernel(program)
     return _kernels[key]
 
 
@@ -150,8 +158,9 @@ def rope(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, *, out: torch.Te
     if x.numel() == 0:
         return out
     batch, seq, heads, head_dim = x.shape
-    kernel = _kernel(heads, head_dim, x.dtype, batch * seq)
-    kernel(x.view(-1, head_dim), sin, cos, out.view(-1, head_dim))
+    kernel = _kernel(heads, head_dim, x.dtype, batch * seq, sin.dtype)
+    # The first seq rows (a model may pass longer tables): the program's positions wrap at the table's length.
+    kernel(x.view(-1, head_dim), sin[:seq], cos[:seq], out.view(-1, head_dim))
     return out
 
 

@@ -84,8 +84,8 @@ def arrangement(q, k, sin_table, cos_table, q_out, k_out, half, block_tokens, q_
 
 def application(q, k, sin_table, cos_table, q_out, k_out):
     # (block_tokens, 1, half): one load per token, broadcast over the heads of q and of k.
-    sin = ntl.expand_dims(sin_table, 1)
-    cos = ntl.expand_dims(cos_table, 1)
+    sin = ntl.expand_dims(ntl.cast(sin_table, ntl.float32), 1)
+    cos = ntl.expand_dims(ntl.cast(cos_table, ntl.float32), 1)
     q1 = ntl.cast(q[0], ntl.float32)
     q2 = ntl.cast(q[1], ntl.float32)
     k1 = ntl.cast(k[0], ntl.float32)
@@ -97,7 +97,15 @@ def application(q, k, sin_table, cos_table, q_out, k_out):
     k_out[1] = k2 * cos + k1 * sin
 
 
-def premake(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, block_tokens: int, groups: int) -> tuple:
+def premake(
+    q_heads: int,
+    kv_heads: int,
+    head_dim: int,
+    dtype: torch.dtype,
+    block_tokens: int,
+    groups: int,
+    table_dtype: torch.dtype = torch.float32,
+) -> tuple:
     arrangement_ = functools.partial(
         arrangement,
         half=head_dim // 2,
@@ -109,21 +117,24 @@ def premake(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, bloc
     tensors = (
         Tensor(4, dtype=nt_dtype),
         Tensor(4, dtype=nt_dtype),
-        Tensor(3, dtype=ninetoothed.float32),
-        Tensor(3, dtype=ninetoothed.float32),
+        Tensor(3, dtype=_NINETOOTHED_DTYPES[table_dtype]),
+        Tensor(3, dtype=_NINETOOTHED_DTYPES[table_dtype]),
         Tensor(4, dtype=nt_dtype),
         Tensor(4, dtype=nt_dtype),
     )
     return arrangement_, application, tensors
 
 
-def _kernel(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype):
+def _kernel(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_dtype: torch.dtype):
     groups = head_groups(q_heads, kv_heads, CONFIG["head_groups"])
     settings = ", ".join(f"{name}={value}" for name, value in sorted(CONFIG.items()))
-    key = f"rope_qk[heads={q_heads}/{kv_heads}, head_dim={head_dim}, groups={groups}, {dtype_name(dtype)}, {settings}]"
+    key = (
+        f"rope_qk[heads={q_heads}/{kv_heads}, head_dim={head_dim}, groups={groups}, {dtype_name(dtype)}, "
+        f"tables {dtype_name(table_dtype)}, {settings}]"
+    )
     if key not in _kernels:
         _kernels[key] = ninetoothed.make(
-            *premake(q_heads, kv_heads, head_dim, dtype, CONFIG["block_tokens"], groups),
+            *premake(q_heads, kv_heads, head_dim, dtype, CONFIG["block_tokens"], groups, table_dtype),
             kernel_name="rope_qk",
             num_warps=CONFIG["num_warps"],
             num_stages=CONFIG["num_stages"],
@@ -151,9 +162,9 @@ def rope_qk(
         return out
     batch, seq, q_heads, head_dim = q.shape
     # Views, not copies: a zero batch stride lets the kernel index tables by flattened token.
-    sin_view = sin.expand(batch, seq, head_dim // 2)
-    cos_view = cos.expand(batch, seq, head_dim // 2)
-    _kernel(q_heads, k.shape[2], head_dim, q.dtype)(q, k, sin_view, cos_view, q_out, k_out)
+    sin_view = sin[:seq].expand(batch, seq, head_dim // 2)  # the first seq rows: a model may pass longer tables
+    cos_view = cos[:seq].expand(batch, seq, head_dim // 2)
+    _kernel(q_heads, k.shape[2], head_dim, q.dtype, sin.dtype)(q, k, sin_view, cos_view, q_out, k_out)
     return out
 
 

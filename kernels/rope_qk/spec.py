@@ -28,9 +28,9 @@ import random
 import torch
 
 from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
+from kernels.rope.spec import camp_tables, rope_tables
 from kernels.rope.spec import check_inputs as check_rope_inputs
 from kernels.rope.spec import reference as rope_reference
-from kernels.rope.spec import rope_tables
 from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec, hazard_rows
 from kernels.validation import require_contiguous, require_tensor
 
@@ -164,4 +164,5 @@ SPEC = OpSpec(
     outputs=OUTPUTS,
     output_shapes=output_shapes,
     hazards=hazards,
+    camp_inputs=lambda q, k, sin, cos: (q, k, *camp_tables(q, q.shape[1], q.shape[-1])),
 )

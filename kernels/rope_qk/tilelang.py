@@ -52,8 +52,9 @@ def build(
     groups: int,
     threads: int,
     copy_tiles: bool = False,
+    table_dtype: str = "float32",
 ):
-    """The TileLang program for one (q_heads, kv_heads, head_dim, dtype, tiling); lowerable without a GPU."""
+    """The TileLang program for one (q_heads, kv_heads, head_dim, dtype, tiling, table dtype); no GPU needed."""
     import tilelang.language as T
 
     half = head_dim // 2
@@ -66,8 +67,8 @@ def build(
     def rope_qk_kernel(
         Q: T.Tensor((tokens, q_heads, head_dim), dtype),
         K: T.Tensor((tokens, kv_heads, head_dim), dtype),
-        Sin: T.Tensor((seq, half), "float32"),
-        Cos: T.Tensor((seq, half), "float32"),
+        Sin: T.Tensor((seq, half), table_dtype),
+        Cos: T.Tensor((seq, half), table_dtype),
         QOut: T.Tensor((tokens, q_heads, head_dim), dtype),
         KOut: T.Tensor((tokens, kv_heads, head_dim), dtype),
     ):
@@ -76,8 +77,8 @@ def build(
                 token = bx * block_tokens + r // q_group
                 if token < tokens:
                     head = by * q_group + r % q_group
-                    c = Cos[token % seq, j]
-                    s = Sin[token % seq, j]
+                    c = T.cast(Cos[token % seq, j], "float32")
+                    s = T.cast(Sin[token % seq, j], "float32")
                     x1 = T.cast(Q[token, head, j], "float32")
                     x2 = T.cast(Q[token, head, j + half], "float32")
                     QOut[token, head, j] = T.cast(x1 * c - x2 * s, dtype)
@@ -86,8 +87,8 @@ def build(
                 token = bx * block_tokens + r // kv_group
                 if token < tokens:
                     head = by * kv_group + r % kv_group
-                    c = Cos[token % seq, j]
-                    s = Sin[token % seq, j]
+                    c = T.cast(Cos[token % seq, j], "float32")
+                    s = T.cast(Sin[token % seq, j], "float32")
                     x1 = T.cast(K[token, head, j], "float32")
                     x2 = T.cast(K[token, head, j + half], "float32")
                     KOut[token, head, j] = T.cast(x1 * c - x2 * s, dtype)
@@ -97,8 +98,8 @@ def build(
     def rope_qk_kernel_copied(
         Q: T.Tensor((tokens, q_heads, head_dim), dtype),
         K: T.Tensor((tokens, kv_heads, head_dim), dtype),
-        Sin: T.Tensor((seq, half), "float32"),
-        Cos: T.Tensor((seq, half), "float32"),
+        Sin: T.Tensor((seq, half), table_dtype),
+        Cos: T.Tensor((seq, half), table_dtype),
         QOut: T.Tensor((tokens, q_heads, head_dim), dtype),
         KOut: T.Tensor((tokens, kv_heads, head_dim), dtype),
     ):
@@ -117,14 +118,18 @@ def build(
                 pos = (bx * block_tokens + t) % seq
                 a = T.cast(q1[t, h, j], "float32")
                 b = T.cast(q2[t, h, j], "float32")
-                q1[t, h, j] = T.cast(a * Cos[pos, j] - b * Sin[pos, j], dtype)
-                q2[t, h, j] = T.cast(b * Cos[pos, j] + a * Sin[pos, j], dtype)
+                c = T.cast(Cos[pos, j], "float32")
+                s = T.cast(Sin[pos, j], "float32")
+                q1[t, h, j] = T.cast(a * c - b * s, dtype)
+                q2[t, h, j] = T.cast(b * c + a * s, dtype)
             for t, h, j in T.Parallel(block_tokens, kv_group, half):
                 pos = (bx * block_tokens + t) % seq
                 a = T.cast(k1[t, h, j], "float32")
                 b = T.cast(k2[t, h, j], "float32")
-                k1[t, h, j] = T.cast(a * Cos[pos, j] - b * Sin[pos, j], dtype)
-                k2[t, h, j] = T.cast(b * Cos[pos, j] + a * Sin[pos, j], dtype)
+                c = T.cast(Cos[pos, j], "float32")
+                s = T.cast(Sin[pos, j], "float32")
+                k1[t, h, j] = T.cast(a * c - b * s, dtype)
+                k2[t, h, j] = T.cast(b * c + a * s, dtype)
             T.copy(q1, QOut[bx * block_tokens, by * q_group, 0])
             T.copy(q2, QOut[bx * block_tokens, by * q_group, half])
             T.copy(k1, KOut[bx * block_tokens, by * kv_group, 0])
@@ -164,11 +169,14 @@ def program(dims: tuple[int, ...], dtype: torch.dtype):
     return build(q_heads, kv_heads, head_dim, tilelang_dtype(dtype), **tiling(q_heads, kv_heads))
 
 
-def _kernel(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype):
+def _kernel(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_dtype: torch.dtype):
     config = tiling(q_heads, kv_heads)
-    key = (q_heads, kv_heads, head_dim, dtype, tuple(sorted(config.items())))
+    key = (q_heads, kv_heads, head_dim, dtype, table_dtype, tuple(sorted(config.items())))
     if key not in _kernels:
-        _kernels[key] = compile_kernel(build(q_heads, kv_heads, head_dim, tilelang_dtype(dtype), **config))
+        tables = tilelang_dtype(table_dtype)
+        _kernels[key] = compile_kernel(
+            build(q_heads, kv_heads, head_dim, tilelang_dtype(dtype), **config, table_dtype=tables)
+        )
     return _kernels[key]
 
 
@@ -180,13 +188,13 @@ def rope_qk(q: torch.Tensor, k: torch.Tensor, sin: torch.Tensor, cos: torch.Tens
         return out
     q_out, k_out = out
     head_dim = q.shape[-1]
-    kernel = _kernel(q.shape[2], k.shape[2], head_dim, q.dtype)
-    tokens = q.shape[0] * q.shape[1]
+    kernel = _kernel(q.shape[2], k.shape[2], head_dim, q.dtype, sin.dtype)
+    seq, tokens = q.shape[1], q.shape[0] * q.shape[1]
     kernel(
         q.view(tokens, q.shape[2], head_dim),
         k.view(tokens, k.shape[2], head_dim),
-        sin,
-        cos,
+        sin[:seq],  # the first seq rows (a model may pass longer tables): positions wrap at the table's length
+        cos[:seq],
         q_out.view(tokens, q.shape[2], head_dim),
         k_out.view(tokens, k.shape[2], head_dim),
     )

@@ -9,17 +9,17 @@ from kernels.spec import NamedShape, OpSpec, dtype_name
 
 
 def cases(spec: OpSpec) -> list:
-    """Every named and hidden shape in every dtype, with readable ids."""
+    """Every named and hidden shape in every dtype (and the camp's form of the hidden ones), with readable ids."""
     return [
         pytest.param(shape, dtype, id=f"{shape.name}-{dtype_name(dtype)}")
-        for shape in (*spec.shapes, *spec.hidden_shapes)
+        for shape in (*spec.shapes, *spec.hidden_shapes, *spec.camp_shapes())
         for dtype in spec.dtypes
     ]
 
 
 def check(spec: OpSpec, fn, shape: NamedShape, dtype: torch.dtype, seed: int = 0) -> None:
     """The kernel writes every element of a NaN-poisoned `out` (each buffer of it), within the spec's tolerance."""
-    args = spec.make_inputs(shape.dims, dtype, seed, "cuda")
+    args = spec.inputs_for(shape, dtype, seed, "cuda")
     out = spec.empty_out(args, fill=float("nan"))
     result = fn(*args, out=out)
     torch.cuda.synchronize()

@@ -82,6 +82,8 @@ class Case:
     layout: "contiguous"; "noncontiguous" (x with the same values and shape, transposed
         strides); "leading_dims" (x viewed as [2, rows // 2, hidden], rms_norm only).
     config: entries of the module's CONFIG to override for this call only.
+    tables: rope and rope_qk only: "DTYPE+ROWS" gives sin/cos in that dtype with ROWS more rows than seq,
+        as the MetaX camp's Llama builds them ("" keeps make_inputs' fp32 tables of seq rows).
     """
 
     id: str
@@ -92,6 +94,23 @@ class Case:
     out: str = "nan"
     layout: str = "contiguous"
     config: dict[str, int] = dataclasses.field(default_factory=dict)
+    tables: str = ""
+
+
+def case_inputs(case: Case) -> tuple:
+    """The op's inputs for `case` (the child runs on them; the test recomputes them for the reference)."""
+    from kernels.spec import parse_dtype
+
+    module = importlib.import_module(f"kernels.{case.op}.spec")
+    args = module.SPEC.make_inputs(tuple(case.dims), parse_dtype(case.dtype), case.seed, "cpu")
+    if not case.tables:
+        return args
+    from kernels.rope.spec import rope_tables
+
+    dtype, extra = case.tables.split("+")
+    seq, head_dim = case.dims[1], case.dims[-1]
+    sin, cos = rope_tables(torch.arange(3, 3 + seq + int(extra)), head_dim)
+    return (*args[:-2], sin.to(parse_dtype(dtype)), cos.to(parse_dtype(dtype)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -260,10 +279,8 @@ def _prepare_x(x: torch.Tensor, layout: str) -> torch.Tensor:
 
 
 def _run_op(case: Case) -> dict[str, Any]:
-    from kernels.spec import parse_dtype
-
     module = importlib.import_module(f"kernels.{case.op}.ninetoothed")
-    args = module.SPEC.make_inputs(tuple(case.dims), parse_dtype(case.dtype), case.seed, "cpu")
+    args = case_inputs(case)
     args = (_prepare_x(args[0], case.layout), *args[1:])
     before = [a.clone() if isinstance(a, torch.Tensor) else a for a in args]
     # NaN-poisoned out= buffers: one tensor, or a tuple for an op with several outputs (add_rms_norm).

@@ -18,7 +18,7 @@ from kernels.rope.spec import SPEC as ROPE_SPEC
 from kernels.rope_qk.spec import SPEC as ROPE_QK_SPEC
 from kernels.silu_mul.spec import SPEC as SILU_SPEC
 from kernels.spec import OpSpec, compare, dtype_name, parse_dtype
-from tests.kernels.ninetoothed_interpreter import Case, Outcome, run_cases
+from tests.kernels.ninetoothed_interpreter import Case, Outcome, case_inputs, run_cases
 
 SPECS: dict[str, OpSpec] = {
     "rope": ROPE_SPEC,
@@ -146,9 +146,16 @@ ROPE_SIZE_CLASSES = [
     for name, dims in (("decode5-9heads-d80", (5, 1, 9, 80)), ("17tok", (1, 17, 8, 64)), ("260tok", (1, 260, 3, 64)))
 ]
 PROBE = Case("probe/constexpr", "probe_constexpr", (37,))
+# The MetaX camp's calling convention: tables in the model's dtype, sliced [:seq] from longer ones.
+CAMP_TABLES = [
+    Case(f"{op}/camp-tables-{tables}-{dtype}", op, dims, dtype, seed=4, tables=tables)
+    for op, dims in (("rope", (2, 7, 3, 64)), ("rope_qk", (2, 7, 4, 2, 64)))
+    for dtype in ("bf16", "fp16")
+    for tables in (f"{dtype}+0", f"{dtype}+13", "fp32+13")
+]
 
 ALL_CASES = [*NUMERICS, *ALLOCATES, *POISONED, *EMPTY, *NONCONTIGUOUS, LEADING_DIMS, SILU_LEADING_DIMS]
-ALL_CASES += [*SILU_SMALL_TILES, *ROPE_QK_GROUPS, *ROPE_SIZE_CLASSES, PROBE]
+ALL_CASES += [*SILU_SMALL_TILES, *ROPE_QK_GROUPS, *ROPE_SIZE_CLASSES, PROBE, *CAMP_TABLES]
 
 
 @pytest.fixture(scope="module")
@@ -164,7 +171,7 @@ def _ran(outcomes: dict[str, Outcome], case: Case) -> Outcome:
 
 def _check_numerics(case: Case, outcome: Outcome) -> None:
     spec, dtype = SPECS[case.op], parse_dtype(case.dtype)
-    args = spec.make_inputs(case.dims, dtype, case.seed, "cpu")
+    args = case_inputs(case)
     # One tensor, or one per output (add_rms_norm: sum, normed), each compared with its own tolerance.
     # Shaped as the reference: a leading_dims case returns [2, rows // 2, ...], silu_mul halves the last dim.
     refs = spec.as_outputs(spec.reference(*args))
@@ -181,6 +188,13 @@ def _check_numerics(case: Case, outcome: Outcome) -> None:
 def test_matches_reference(outcomes: dict[str, Outcome], case: Case) -> None:
     outcome = _ran(outcomes, case)
     assert outcome.returned_out, "the op must return the out= buffer it was given"
+    _check_numerics(case, outcome)
+
+
+@pytest.mark.parametrize("case", CAMP_TABLES, ids=lambda case: case.id)
+def test_model_dtype_and_longer_tables(outcomes: dict[str, Outcome], case: Case) -> None:
+    outcome = _ran(outcomes, case)
+    assert outcome.returned_out and outcome.inputs_unchanged
     _check_numerics(case, outcome)
 
 

@@ -101,6 +101,16 @@ def test_named_shapes_cover_both_models_prefill_and_decode_for_q_and_k():
     assert not any(s.name in names for s in SPEC.hidden_shapes)
 
 
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_the_reference_reads_the_first_seq_rows_of_model_dtype_tables(dtype):
+    """The camp's Llama builds its tables in the model dtype and slices [:seq] from longer ones."""
+    x = torch.randn(2, 5, 3, 64)
+    sin, cos = rope_tables(torch.arange(40), 64)
+    short = reference(x, sin[:5].to(dtype), cos[:5].to(dtype))
+    assert torch.equal(reference(x, sin.to(dtype), cos.to(dtype)), short)
+    assert torch.equal(short, reference(x, sin[:5].to(dtype).float(), cos[:5].to(dtype).float()))
+
+
 def test_bytes_moved_counts_x_out_and_both_tables_once():
     dims = (1, 2048, 32, 128)
     assert SPEC.bytes_moved(dims, torch.bfloat16) == 2 * 2048 * 32 * 128 * 2 + 2 * 2048 * 64 * 4
@@ -136,10 +146,19 @@ class TestValidation:
 
     def test_table_shape(self):
         with pytest.raises(ValueError, match=r"sin must be \[seq, head_dim // 2\]"):
-            check_inputs(**self.args(sin=torch.zeros(5, 32)), require_gpu=False)
+            check_inputs(**self.args(sin=torch.zeros(3, 32)), require_gpu=False)  # fewer rows than seq
+        with pytest.raises(ValueError, match=r"cos must be \[seq, head_dim // 2\]"):
+            check_inputs(**self.args(cos=torch.zeros(4, 30)), require_gpu=False)
+
+    def test_longer_tables_and_model_dtype_tables_are_accepted(self):
+        for dtype in (torch.float32, torch.bfloat16, torch.float16):
+            tables = {"sin": torch.zeros(9, 32, dtype=dtype), "cos": torch.ones(9, 32, dtype=dtype)}
+            check_inputs(**self.args(**tables), require_gpu=False)
 
     def test_table_dtype(self):
-        with pytest.raises(ValueError, match=r"cos has dtype torch\.float16"):
+        with pytest.raises(ValueError, match=r"cos has dtype torch\.float64"):
+            check_inputs(**self.args(cos=torch.zeros(4, 32, dtype=torch.float64)), require_gpu=False)
+        with pytest.raises(ValueError, match="one shape and dtype"):
             check_inputs(**self.args(cos=torch.zeros(4, 32, dtype=torch.float16)), require_gpu=False)
 
     def test_unsupported_dtype(self):

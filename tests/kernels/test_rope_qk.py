@@ -93,8 +93,12 @@ class TestValidation:
         q, k, sin, cos = self.args()
         with pytest.raises(ValueError, match="k must share q's batch, seq and head_dim"):
             self.check(q, torch.cat((k, k)), sin, cos)
-        with pytest.raises(ValueError, match=r"sin must be \[seq, head_dim // 2\] = \[3, 64\] for k"):
+        with pytest.raises(ValueError, match=r"sin must be \[seq, head_dim // 2\] = \[3, 64\] .* for k"):
             self.check(q, torch.zeros(1, 3, 2, 128), sin, cos)
+        with pytest.raises(ValueError, match="k must share q's batch, seq and head_dim"):
+            self.check(q, torch.zeros(1, 2, 2, 64), sin, cos)  # tables longer than k's seq are fine; q's is not k's
+        with pytest.raises(ValueError, match=r"sin must be \[seq, head_dim // 2\] = \[5, 32\] .* for q"):
+            self.check(torch.zeros(1, 5, 4, 64), torch.zeros(1, 5, 2, 64), sin, cos)
 
     def test_messages_name_the_tensor_at_fault(self):
         q, k, sin, cos = self.args()

@@ -100,6 +100,17 @@ def test_empty_inputs_and_allocated_outputs(on_cpu):
     assert ROPE_QK_SPEC.compare((q_out, k_out), args, torch.float32).ok
 
 
+def test_tables_longer_than_seq_use_their_first_rows(on_cpu):
+    """The camp's Llama slices [:seq] from longer tables; passing the longer ones must give the same result."""
+    x, sin, cos = ROPE_SPEC.make_inputs((2, 9, 4, 64), torch.float32, 5, "cpu")
+    longer = [torch.cat((table, torch.randn(23, table.shape[1]))) for table in (sin, cos)]
+    assert torch.equal(rope_tl.rope(x, *longer), rope_tl.rope(x, sin, cos))
+    q, k, sin, cos = ROPE_QK_SPEC.make_inputs((2, 9, 6, 2, 64), torch.float32, 6, "cpu")
+    longer = [torch.cat((table, torch.randn(23, table.shape[1]))) for table in (sin, cos)]
+    for got, want in zip(rope_qk_tl.rope_qk(q, k, *longer), rope_qk_tl.rope_qk(q, k, sin, cos), strict=True):
+        assert torch.equal(got, want)
+
+
 def test_a_wrong_program_fails_here(on_cpu):
     # The check can fail: the tables of the wrong position (pos + 1) are caught on the CPU.
     source_build = rope_tl.build

@@ -87,6 +87,23 @@ def test_rope_qk_lowers_to_cuda(shape, dtype):
     assert "< tokens" in tiled
 
 
+@pytest.mark.parametrize("tables", ["bfloat16", "float16"])
+@pytest.mark.parametrize("copy_tiles", [False, True])
+def test_rope_programs_read_model_dtype_tables(tables, copy_tiles):
+    """The camp's Llama passes sin/cos in the model's dtype: the programs load them as that type."""
+    ctype = {"bfloat16": "bfloat16_t", "float16": "half_t"}[tables]
+    rope = lower_to_source(
+        rope_tl.build(32, 64, "bfloat16", block_rows=8, threads=128, copy_tiles=copy_tiles, table_dtype=tables)
+    )
+    assert f"{ctype}* __restrict__ Sin" in rope and f"{ctype}* __restrict__ Cos" in rope, rope[:2000]
+    qk = lower_to_source(
+        rope_qk_tl.build(
+            32, 8, 64, "bfloat16", block_tokens=1, groups=8, threads=128, copy_tiles=copy_tiles, table_dtype=tables
+        )
+    )
+    assert f"{ctype}* __restrict__ Sin" in qk and f"{ctype}* __restrict__ Cos" in qk
+
+
 def test_rope_qk_program_is_the_one_the_op_compiles():
     dims = ROPE_QK_SPEC.shape("llama3-8b/prefill512").dims
     program = rope_qk_tl.program(dims, torch.bfloat16)

@@ -15,7 +15,7 @@ import torch
 def rope(x, sin, cos, *, out=None):
     half = x.shape[-1] // 2
     xf = x.float()
-    s, c = sin[None, :, None, :], cos[None, :, None, :]
+    s, c = sin[: x.shape[1], None, :].float(), cos[: x.shape[1], None, :].float()  # first seq rows
     result = torch.cat((xf[..., :half] * c - xf[..., half:] * s, xf[..., half:] * c + xf[..., :half] * s), -1)
     if out is None:
         return result.to(x.dtype)

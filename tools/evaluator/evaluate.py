@@ -101,7 +101,7 @@ def evaluate(
     if incumbent is not None and not Path(incumbent).is_file():
         raise FileNotFoundError(f"incumbent file {incumbent} does not exist")
     rng = random.Random(secrets.randbits(64))
-    hidden = (*spec.hidden_shapes, spec.random_hidden_shape(rng))
+    hidden = (*spec.hidden_shapes, spec.random_hidden_shape(rng), *spec.camp_shapes())
     hidden = tuple(NamedShape(s.name, tuple(s.dims)) for s in hidden)
     record = EvalRecord(
         op=op,

@@ -332,7 +332,7 @@ class Judge(BenchmarkStage):
         for i, (shape, dtype, _hidden) in enumerate(self.cases):
             self.progress("compile", i, len(self.cases), f"{shape.name} (buffers)")
             seat = Seat("candidate", candidate, fn="torch" if self.request.candidate is None else "main")
-            args = self.spec.make_inputs(shape.dims, parse_dtype(dtype), 0, self.request.device)
+            args = self.spec.inputs_for(shape, parse_dtype(dtype), 0, self.request.device)
             layout = self._layout(args, sets)
             self._share(seat, layout)
             self._fill_sets(seat, [args] * sets)
@@ -444,11 +444,11 @@ class Judge(BenchmarkStage):
 
     def _check_case(self, seat: Seat, shape: NamedShape, dtype_label: str, hidden: bool) -> list[ShapeCorrectness]:
         spec, dtype, device = self.spec, parse_dtype(dtype_label), self.request.device
-        sets = [spec.make_inputs(shape.dims, dtype, seed, device) for seed in self.seeds]
+        sets = [spec.inputs_for(shape, dtype, seed, device) for seed in self.seeds]
         labels = [(seed, False) for seed in self.seeds]
         if spec.hazards:
             hazard_seed = self.seeds[0] ^ 0x5A5A5A5
-            sets.append(spec.hazards(*spec.make_inputs(shape.dims, dtype, hazard_seed, device)))
+            sets.append(spec.hazards(*spec.inputs_for(shape, dtype, hazard_seed, device)))
             labels.append((hazard_seed, True))
         self._fill_sets(seat, sets)
         layout, (inputs, outputs) = seat.layout, seat.arenas

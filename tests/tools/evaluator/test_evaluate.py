@@ -38,11 +38,13 @@ def test_an_honest_candidate_passes_every_stage(tmp_path):
     record = run(tmp_path, candidates.GOOD_ROPE)
     assert record.status == "ok", record.message
     assert [s.name for s in record.stages] == ["static", "compile", "correctness", "benchmark"]
-    # 8 named shapes (2 models x q/k x 2 batches), 5 fixed hidden + 1 random; 3 fresh seeds and one set
-    # with rows of zeros and extreme magnitudes each
-    assert len(record.correctness) == 4 * (8 + 5 + 1)
+    # 8 named shapes (2 models x q/k x 2 batches), 5 fixed hidden + 1 random, and the 5 fixed hidden again
+    # with the camp's tables (bf16 here, 61 rows longer); 3 fresh seeds and one set with rows of zeros and
+    # extreme magnitudes each
+    assert len(record.correctness) == 4 * (8 + 5 + 1 + 5)
     assert {c.hidden for c in record.correctness} == {True, False}
-    assert sum(c.hazards for c in record.correctness) == 8 + 5 + 1
+    assert sum(c.hazards for c in record.correctness) == 8 + 5 + 1 + 5
+    assert sum(c.shape.startswith("camp/") for c in record.correctness) == 4 * 5
     assert len(set(record.seeds)) == 3
     assert all(b.eager.candidate.median_us > 0 and b.eager.gbps > 0 for b in record.benchmark)
     assert all(b.graph is None for b in record.benchmark)  # no CUDA graphs on the CPU
@@ -73,6 +75,16 @@ def test_seeds_are_fresh_for_every_evaluation(tmp_path):
     first = run(tmp_path, candidates.GOOD_ROPE, benchmark=False)
     second = run(tmp_path, candidates.GOOD_ROPE, benchmark=False)
     assert set(first.seeds).isdisjoint(second.seeds)
+
+
+def test_a_kernel_that_reads_the_tables_as_exactly_seq_rows_fails_on_the_camps_tables(tmp_path):
+    # Broadcasting the whole table (no [:seq]) works for tables of seq rows and breaks on longer ones.
+    exact = candidates.GOOD_ROPE.replace("sin[: x.shape[1], None, :]", "sin[:, None, :]").replace(
+        "cos[: x.shape[1], None, :]", "cos[:, None, :]"
+    )
+    record = run(tmp_path, exact, benchmark=False)
+    # Its first call on a camp shape raises (the shapes do not broadcast), at the compile stage's first calls.
+    assert_failed_at(record, "compile", "first call on camp/hidden/", "raised")
 
 
 def test_syntax_error_fails_the_static_check_with_the_line(tmp_path):

@@ -122,7 +122,7 @@ import torch
 def _rotate(x, sin, cos):
     half = x.shape[-1] // 2
     xf = x.float()
-    s, c = sin[None, :, None, :], cos[None, :, None, :]
+    s, c = sin[: x.shape[1], None, :].float(), cos[: x.shape[1], None, :].float()  # first seq rows
     return torch.cat((xf[..., :half] * c - xf[..., half:] * s, xf[..., half:] * c + xf[..., :half] * s), -1)
 
 
