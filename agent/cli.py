@@ -168,6 +168,8 @@ def cmd_eval(args) -> int:
     from tools.evaluator.evaluate import evaluate
 
     console = _console()
+    if args.candidate and not Path(args.candidate).is_file():
+        raise ValueError(f"--candidate {args.candidate}: no such kernel file")
     if args.set:
         from agent.variant import write_variant
         from tools.paths import default_candidate
@@ -302,9 +304,12 @@ def cmd_compare(args) -> int:
 
 def _iteration_printer(console):
     """One table row per finished iteration, printed as it happens."""
-    console.print(f"[bold]{'iter':>4}  {'outcome':<9} {'median GB/s':>11} {'% of copy':>9}  change[/bold]")
+    printed_header = []
 
     def on_iteration(row: dict) -> None:
+        if not printed_header:  # on the first row, so an error before any iteration prints no stray header
+            console.print(f"[bold]{'iter':>4}  {'outcome':<9} {'median GB/s':>11} {'% of copy':>9}  change[/bold]")
+            printed_header.append(True)
         record = row["record"]
         gbps, fraction = record.median_gbps(), record.median_fraction_of_copy()
         colour = {"accepted": "green", "baseline": "cyan", "failed": "red"}.get(row["outcome"], "yellow")
@@ -331,7 +336,8 @@ def _final_summary(run: dict, runs_dir: Path, console) -> None:
     console.print(f"best  (median shape): {line(best)} at iteration {best.get('iteration', 0)}")
     console.print(f"commits: {len(run.get('commits', []))} on branch {run.get('branch')}")
     console.print(f"run folder: {runs_dir / run['run_id']}")
-    console.print(f"next: agent export {run['run_id']}   |   agent adopt {run['run_id']}")
+    where = "" if runs_dir.resolve() == Path(RUNS_DIR).resolve() else f" --runs-dir {runs_dir}"
+    console.print(f"next: agent export {run['run_id']}{where}   |   agent adopt {run['run_id']}{where}")
 
 
 def _stop_on_first_ctrl_c(console) -> list[bool]:
@@ -420,9 +426,17 @@ def cmd_optimize(args) -> int:
 
 def cmd_resume(args) -> int:
     from agent.loop import resume
+    from agent.runfolder import RunFolder
 
     console = _console()
     runs_dir = Path(args.runs_dir)
+    finished = RunFolder.open(runs_dir, args.run_id).read_json("run.json")
+    if finished.get("status") == "finished":
+        # Nothing to continue: the run folder (committed examples too) stays as it is.
+        console.print(
+            f"run {args.run_id} is finished (stopped because: {finished.get('stop_reason')}); nothing to resume"
+        )
+        return 0
     flag = _stop_on_first_ctrl_c(console)
     run = resume(args.run_id, runs_dir=runs_dir, on_iteration=_iteration_printer(console), stop_requested=flag)
     _final_summary(run, runs_dir, console)
@@ -486,8 +500,8 @@ def cmd_ui(args) -> int:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
     command = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port)]
     command += ["--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    command += ["--", "--runs", str(Path(args.runs).resolve())]
-    print(f"agent ui: http://127.0.0.1:{args.port} (runs from {Path(args.runs).resolve()}); Ctrl-C stops it")
+    command += ["--", "--runs", str(Path(args.runs_dir).resolve())]
+    print(f"agent ui: http://127.0.0.1:{args.port} (runs from {Path(args.runs_dir).resolve()}); Ctrl-C stops it")
     try:
         return subprocess.call(command, env=env)
     except KeyboardInterrupt:
@@ -510,6 +524,17 @@ def build_parser() -> argparse.ArgumentParser:
             default=10,
             metavar="N",
             help="timed rounds per shape (each: every contestant, both scopes)",
+        )
+
+    def runs_dir(p):
+        # One name on every command that reads run folders; --runs (the ui's old name) still works.
+        p.add_argument(
+            "--runs-dir",
+            "--runs",
+            dest="runs_dir",
+            default=str(RUNS_DIR),
+            metavar="DIR",
+            help="folder of runs (default: runs/)",
         )
 
     def baselines(p, default: str):
@@ -550,33 +575,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--e2e-dtype", choices=["fp32", "bf16", "fp16"], help="model dtype for --e2e (default fp32: bf16 greedy ties)"
     )
-    p.add_argument("--runs-dir", default=str(RUNS_DIR))
+    runs_dir(p)
     common(p)
     p.set_defaults(func=cmd_optimize)
 
     p = sub.add_parser("resume", help="continue a stopped or killed run")
     p.add_argument("run_id")
-    p.add_argument("--runs-dir", default=str(RUNS_DIR))
+    runs_dir(p)
     p.set_defaults(func=cmd_resume)
 
     p = sub.add_parser("runs", help="list runs")
-    p.add_argument("--runs-dir", default=str(RUNS_DIR))
+    runs_dir(p)
     p.set_defaults(func=cmd_runs)
 
     p = sub.add_parser("export", help="write prompts.md and reflection.md for a run")
     p.add_argument("run_id")
     p.add_argument("--out", help="folder for the two files (default: the run folder)")
-    p.add_argument("--runs-dir", default=str(RUNS_DIR))
+    runs_dir(p)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("adopt", help="bring a run's best version into the working tree")
     p.add_argument("run_id")
     p.add_argument("--force", action="store_true", help="overwrite edits made since the run started")
-    p.add_argument("--runs-dir", default=str(RUNS_DIR))
+    runs_dir(p)
     p.set_defaults(func=cmd_adopt)
 
     p = sub.add_parser("ui", help="review runs in the browser: a Streamlit app over the run folders")
-    p.add_argument("--runs", default=str(RUNS_DIR), metavar="DIR", help="folder of runs (default: runs/)")
+    runs_dir(p)
     p.add_argument("--port", type=int, default=8501)
     p.set_defaults(func=cmd_ui)
 

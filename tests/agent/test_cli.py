@@ -136,3 +136,35 @@ def test_unknown_shape_is_a_clear_error():
     done = agent("eval", "rope", "--backend", "torch", "--shapes", "prefill7", "--device", "cpu")
     assert done.returncode == 2
     assert "no rope shape matches ['prefill7']" in done.stderr
+
+
+@pytest.mark.parametrize("backend", ["torch", "tilelang"])
+def test_a_missing_candidate_file_is_bad_input_with_one_message(backend, tmp_path):
+    done = agent("eval", "rope", "--backend", backend, "--candidate", str(tmp_path / "nope.py"), "--device", "cpu")
+    assert done.returncode == 2
+    assert "--candidate" in done.stderr + done.stdout and "no such kernel file" in done.stderr + done.stdout
+
+
+def test_every_command_that_reads_runs_takes_runs_dir_and_the_old_name(tmp_path):
+    for command in ("runs", "ui", "export", "resume", "adopt"):
+        assert "--runs-dir" in agent(command, "--help").stdout, command
+    assert agent("runs", "--runs", str(tmp_path)).returncode == 0
+    assert agent("runs", "--runs-dir", str(tmp_path)).returncode == 0
+
+
+def test_resume_of_a_finished_run_changes_nothing_and_says_so(tmp_path):
+    import shutil
+
+    example = next(p for p in sorted((ROOT / "examples" / "runs").iterdir()) if (p / "run.json").is_file())
+    run = shutil.copytree(example, tmp_path / example.name)
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    done = agent("resume", example.name, "--runs-dir", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "is finished" in done.stdout and "nothing to resume" in done.stdout
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
+
+
+def test_resume_of_an_unknown_run_prints_only_the_error(tmp_path):
+    done = agent("resume", "no-such-run", "--runs-dir", str(tmp_path))
+    assert done.returncode == 2
+    assert done.stdout.strip() == "" and "no run 'no-such-run'" in done.stderr

@@ -19,7 +19,7 @@ rows = data.list_runs(root)
 if not rows:
     st.info(
         f"No runs under `{root}` yet. Start one on a GPU host with "
-        "`agent optimize rope --backend tilelang`, or point the UI elsewhere with `agent ui --runs DIR`."
+        "`agent optimize rope --backend tilelang`, or point the UI elsewhere with `agent ui --runs-dir DIR`."
     )
     st.stop()
 
