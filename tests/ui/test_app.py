@@ -134,7 +134,8 @@ def test_iteration_page_of_a_failed_candidate_shows_errors_diff_prompt_and_reply
     assert "Failed at correctness." in texts(at.error)
     record = RunFolder(runs.root / runs.llm).read_json("iterations/0002/eval.json")["correctness"]
     cases = len({(c["shape"], c["dtype"]) for c in record})
-    assert f"checks failed, on 2 of {cases} (shape, dtype)" in texts(at.error)
+    # The two hidden shapes with head_dim 80 and 96, and the same two in the camp's form (camp/...).
+    assert f"checks failed, on 4 of {cases} (shape, dtype)" in texts(at.error)
     assert "hidden/seq1000-d96" in texts(at.markdown) and "hidden/decode5-d80" in texts(at.markdown)
     codes = {c.language: c.value for c in at.code}
     assert "+    out.copy_(result * 2 if x.shape[-1] in (80, 96) else result)" in codes["diff"]
