@@ -122,7 +122,7 @@ for s in "$@"; do
     adversarial)
       # The judge's own GPU tests: cheating candidates (torch-backend and injected into shipped kernels).
       step adversarial
-      python3 -m pytest -q -m gpu tests/tools/evaluator/test_adversarial.py -p no:cacheprovider -rA --durations=5 \
+      python3 -m pytest -v -m gpu tests/tools/evaluator/test_adversarial.py -p no:cacheprovider -rA --durations=5 \
         > "$LOGS/adversarial.log" 2>&1
       grep -E "PASSED|FAILED|SKIPPED|passed|failed" "$LOGS/adversarial.log" | tail -40 ;;
     optimize-fg:*)
@@ -210,6 +210,11 @@ for s in "$@"; do
       fi ;;
     sleep:*)
       sleep "${s#sleep:}" ;;
+    copy-probe)
+      # Ways to copy the same bytes, on the judge's kinds of buffers (scripts/copy_probe.py).
+      step copy-probe
+      python3 scripts/copy_probe.py --json "$LOGS/copy-probe.json" > "$LOGS/copy-probe.txt" 2>&1
+      tail -40 "$LOGS/copy-probe.txt" ;;
     summary)
       # Where each evaluation's time went and how noisy it was (scripts/record_summary.py).
       step summary

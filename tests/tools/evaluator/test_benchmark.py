@@ -1,0 +1,62 @@
+"""The benchmark stage's own rules, without runners: what is verified, and when rounds go on."""
+
+from __future__ import annotations
+
+import random
+import time
+import types
+
+from tools.evaluator import benchmark
+from tools.evaluator.benchmark import BenchmarkStage, Seat
+
+
+def _stage(**attrs):
+    stage = types.SimpleNamespace(rng=random.Random(0), cuda=True, request=types.SimpleNamespace(batches=10))
+    stage.__dict__.update(attrs)
+    stage._live = lambda seats: [s for s in seats if not s.dropped]
+    return stage
+
+
+def test_small_batches_are_verified_call_by_call():
+    assert BenchmarkStage._sample(_stage(), 5, 1024) == [0, 1, 2, 3, 4]
+
+
+def test_a_long_batch_is_verified_on_a_sample_drawn_by_the_judge():
+    sample = BenchmarkStage._sample(_stage(), 1000, 1024)
+    assert len(sample) == benchmark.VERIFY_CALLS and sample == sorted(set(sample))
+    assert sample != list(range(benchmark.VERIFY_CALLS))  # drawn, not the first calls
+    assert BenchmarkStage._sample(_stage(rng=random.Random(1)), 1000, 1024) != sample
+
+
+def test_large_outputs_are_sampled_by_bytes_but_at_least_one_call():
+    per_call = benchmark.VERIFY_BYTES // 2
+    assert len(BenchmarkStage._sample(_stage(), 8, per_call)) == 2
+    assert len(BenchmarkStage._sample(_stage(), 8, 4 * benchmark.VERIFY_BYTES)) == 1
+
+
+def _pair(eager_spread: float, graph_spread: float, rounds: int = 12):
+    def seat(name, phase):  # out of phase with the other seat: their ratio varies batch by batch
+        s = Seat(name, runner=None)
+        s.counts = {"eager": 10, "graph": 10}
+        s.totals = {
+            "eager": [1.0 + eager_spread * ((i + phase) % 3 - 1) for i in range(rounds)],
+            "graph": [1.0 + graph_spread * ((i + phase) % 3 - 1) for i in range(rounds)],
+        }
+        return s
+
+    return [seat("candidate", 0), seat("incumbent", 1)]
+
+
+def test_rounds_go_on_while_the_graph_ratio_is_wide():
+    stage = _stage()
+    assert BenchmarkStage._more_rounds(stage, _pair(0.0, 0.2), 12, time.monotonic())
+
+
+def test_a_noisy_eager_scope_alone_buys_no_rounds():
+    stage = _stage()
+    assert not BenchmarkStage._more_rounds(stage, _pair(0.2, 0.0), 12, time.monotonic())
+
+
+def test_no_extra_rounds_past_the_cap_or_on_the_cpu():
+    assert not BenchmarkStage._more_rounds(_stage(), _pair(0.0, 0.2), 30, time.monotonic())
+    assert not BenchmarkStage._more_rounds(_stage(cuda=False), _pair(0.0, 0.2), 12, time.monotonic())
