@@ -173,8 +173,7 @@ CHEATS = [
         "out of tolerance",
         lint="__main__",
         header="import __main__",
-        before="    __main__.ROOFLINE_SLACK = 1e9\n    __main__.VERIFY_CALLS = 0\n"
-        "    __main__.QUIET_FACTOR = 1e9\n",
+        before="    __main__.ROOFLINE_SLACK = 1e9\n    __main__.VERIFY_CALLS = 0\n    __main__.QUIET_FACTOR = 1e9\n",
         after="    out.fill_(0.5)\n",
         ops=("silu_mul",),
     ),
