@@ -24,9 +24,14 @@ step() { echo "== $1 ($(date +%T))"; }
 # tar exits 1 when a file changes while it reads (a child still writing): that pack is still good.
 pack() {
   [ -n "${GPU_SESSION_CHILD:-}" ] && return
-  tar czf "$FINAL/session.tgz.tmp" --warning=no-file-changed -C "$LOGS" . ; [ $? -le 1 ] && \
-    mv "$FINAL/session.tgz.tmp" "$FINAL/session.tgz"
+  local tmp="$FINAL/session.tgz.$BASHPID.tmp"
+  tar czf "$tmp" --warning=no-file-changed -C "$LOGS" . ; [ $? -le 1 ] && mv "$tmp" "$FINAL/session.tgz"
 }
+# A step cut off at the call's time limit never reaches its own pack: pack every 30 s meanwhile.
+if [ -z "${GPU_SESSION_CHILD:-}" ]; then
+  ( while sleep 30; do pack; done ) &
+  trap 'kill $! 2>/dev/null' EXIT
+fi
 
 pack_runs() {
   mkdir -p "$LOGS/runs"

@@ -226,7 +226,7 @@ class BenchmarkStage:
 
     def _prepare_seats(self, seats: list[Seat], example: tuple, sets: int, nbytes: int, notes: list[str]) -> None:
         op_layout = self._layout(example, sets)
-        half = max(nbytes // 2, 1)
+        half = max(4, 4 * round(nbytes / 8))  # whole words: the copy runs as an int32 kernel
         copy_layout = Layout(
             (torch.empty(half, dtype=torch.uint8),), (torch.empty(half, dtype=torch.uint8),), sets, False
         )

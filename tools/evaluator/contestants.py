@@ -7,7 +7,7 @@ into the judge's buffers so the judge checks it like a candidate's:
 - compiled: `torch.compile` of the same, the copy into `out` inside the compiled graph;
 - liger: Liger-Kernel's kernel for the op (tools/liger.py), bound once per buffer set (its layout
   preparation is not timed) and its fresh result copied into `out` (its API has no `out=`);
-- copy: a device-to-device copy of a buffer, the roofline of a memory-bound op;
+- copy: the bytes of a buffer copied by an SM kernel, the roofline of a memory-bound op;
 - null: one tiny kernel per batch, so the judge can measure what a batch costs that does nothing.
 
 Imported only inside runner processes: the judge never runs a timed contestant itself.
@@ -63,7 +63,16 @@ def liger(op: str) -> Callable:
 
 
 def copy(src: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
-    out.copy_(src)
+    """The bytes of `src` into `out` by an elementwise kernel on the SMs, as a memory-bound kernel moves them.
+
+    Not `copy_`: a device-to-device memcpy captured in a CUDA graph runs on a copy engine, at 2.7 of the
+    4.2 TB/s an SM kernel reaches on the H200 (scripts/copy_probe.py), which made kernels read as
+    faster than a copy.
+    """
+    if src.numel() % 4 == 0 and src.data_ptr() % 4 == 0 and out.data_ptr() % 4 == 0:
+        torch.bitwise_or(src.view(torch.int32), 0, out=out.view(torch.int32))
+    else:
+        out.copy_(src)
     return out
 
 
