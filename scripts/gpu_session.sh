@@ -30,7 +30,8 @@ pack() {
 # A step cut off at the call's time limit never reaches its own pack: pack every 30 s meanwhile.
 if [ -z "${GPU_SESSION_CHILD:-}" ]; then
   ( while sleep 30; do pack; done ) &
-  trap 'kill $! 2>/dev/null' EXIT
+  PACKER=$!
+  trap 'kill $PACKER 2>/dev/null' EXIT
 fi
 
 pack_runs() {
