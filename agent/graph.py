@@ -1,4 +1,4 @@
-"""The loop as a LangGraph StateGraph (DESIGN §3):
+"""The loop as a LangGraph StateGraph (docs/design.md, "The loop"):
 
     START -> baseline -> propose -> evaluate -> decide -> (commit) -> reflect -> propose | END
 

@@ -1,4 +1,4 @@
-"""Git history of accepted kernels (DESIGN §4), through GitPython.
+"""Git history of accepted kernels (docs/design.md, "Git history"), through GitPython.
 
 Accepted versions become commits on `agent/<op>-<backend>-<run-id>`, made in a
 worktree under the run folder, so the user's checkout (and their uncommitted

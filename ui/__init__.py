@@ -1,1 +1,4 @@
-"""The review UI (DESIGN §6): a Streamlit app over run folders and their git history; `agent ui` starts it."""
+"""The review UI (docs/design.md, "UI and export").
+
+A Streamlit app over run folders and their git history; `agent ui` starts it.
+"""

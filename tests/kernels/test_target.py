@@ -1,4 +1,4 @@
-"""Target selection (DESIGN §7): auto, cuda, maca."""
+"""Target selection (docs/design.md, "Targets"): auto, cuda, maca."""
 
 from __future__ import annotations
 
