@@ -128,9 +128,9 @@ for s in "$@"; do
     adversarial)
       # The judge's own GPU tests: cheating candidates (torch-backend and injected into shipped kernels).
       step adversarial
-      python3 -m pytest -v -m gpu tests/tools/evaluator/test_adversarial.py -p no:cacheprovider -rA --durations=5 \
+      python3 -m pytest -v -s -m gpu tests/tools/evaluator/test_adversarial.py -p no:cacheprovider -rA --durations=5 \
         > "$LOGS/adversarial.log" 2>&1
-      grep -E "PASSED|FAILED|SKIPPED|passed|failed" "$LOGS/adversarial.log" | tail -40 ;;
+      grep -E "PASSED|FAILED|SKIPPED|passed|failed|\[verdict\]" "$LOGS/adversarial.log" | tail -60 ;;
     optimize-fg:*)
       # optimize-fg:OP:BACKEND:N -- N iterations in the foreground, timed (seconds per iteration).
       IFS=: read -r _ op backend iters <<< "$s"

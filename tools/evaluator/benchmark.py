@@ -36,8 +36,8 @@ BATCH_SECONDS = {"cuda": 2e-3, "cpu": 2e-2}
 # An eager batch of the candidate and the incumbent; every other contestant's is sized to its own speed.
 EAGER_BATCH_SECONDS = {"cuda": 5e-3, "cpu": 2e-2}
 # Against an incumbent, a shape's rounds go on past `batches` (the candidate, incumbent and null seats
-# only) while the graph scope's paired ratio is known less well than this, up to EXTRA_ROUNDS_FACTOR x batches
-# and SHAPE_BUDGET_S of rounds per shape.
+# only) while the graph scope's paired ratio is known less well than this and not yet beyond noise,
+# up to EXTRA_ROUNDS_FACTOR x batches and SHAPE_BUDGET_S of rounds per shape.
 RATIO_HALF_WIDTH = 0.01
 EXTRA_ROUNDS_FACTOR = 3
 SHAPE_BUDGET_S = 4.0
@@ -395,7 +395,8 @@ class BenchmarkStage:
             mine, theirs = by_name["candidate"].totals[scope], by_name["incumbent"].totals[scope]
             if len(mine) == len(theirs) >= 3:
                 ratio = stats.paired_ratio(theirs, mine)
-                if (ratio.high - ratio.low) / 2 / ratio.median > RATIO_HALF_WIDTH:
+                decided = ratio.high < 1 or ratio.low > 1  # faster or slower beyond noise already
+                if not decided and (ratio.high - ratio.low) / 2 / ratio.median > RATIO_HALF_WIDTH:
                     return True
         return False
 

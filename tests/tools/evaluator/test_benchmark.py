@@ -34,7 +34,7 @@ def test_large_outputs_are_sampled_by_bytes_but_at_least_one_call():
     assert len(BenchmarkStage._sample(_stage(), 8, 4 * benchmark.VERIFY_BYTES)) == 1
 
 
-def _pair(eager_spread: float, graph_spread: float, rounds: int = 12):
+def _pair(eager_spread: float, graph_spread: float, rounds: int = 12, slower: float = 0.0):
     def seat(name, phase):  # out of phase with the other seat: their ratio varies batch by batch
         s = Seat(name, runner=None)
         s.counts = {"eager": 10, "graph": 10}
@@ -44,7 +44,9 @@ def _pair(eager_spread: float, graph_spread: float, rounds: int = 12):
         }
         return s
 
-    return [seat("candidate", 0), seat("incumbent", 1)]
+    candidate, incumbent = seat("candidate", 0), seat("incumbent", 1)
+    candidate.totals["graph"] = [t * (1 + slower) for t in candidate.totals["graph"]]
+    return [candidate, incumbent]
 
 
 def test_rounds_go_on_while_the_graph_ratio_is_wide():
@@ -60,3 +62,8 @@ def test_a_noisy_eager_scope_alone_buys_no_rounds():
 def test_no_extra_rounds_past_the_cap_or_on_the_cpu():
     assert not BenchmarkStage._more_rounds(_stage(), _pair(0.0, 0.2), 30, time.monotonic())
     assert not BenchmarkStage._more_rounds(_stage(cuda=False), _pair(0.0, 0.2), 12, time.monotonic())
+
+
+def test_a_shape_already_slower_beyond_noise_buys_no_rounds():
+    assert BenchmarkStage._more_rounds(_stage(), _pair(0.0, 0.03), 12, time.monotonic())
+    assert not BenchmarkStage._more_rounds(_stage(), _pair(0.0, 0.03, slower=0.5), 12, time.monotonic())
