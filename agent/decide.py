@@ -17,14 +17,9 @@ import math
 import statistics
 from dataclasses import dataclass
 
+from tools.evaluator.rule import FLOOR, GEOMEAN_CONFIDENCE, shape_confidence
 from tools.evaluator.stats import median_interval
 from tools.records import EvalRecord, ShapeBenchmark
-
-# Below this a gain or loss is not claimed even with a tight interval: clocks and placement move
-# an unchanged kernel by about this much between evaluations.
-FLOOR = 0.005
-GEOMEAN_CONFIDENCE = 0.95
-SHAPE_ERROR_RATE = 0.05  # the chance, over all shapes and scopes, of calling an unchanged kernel slower
 
 
 @dataclass(frozen=True)
@@ -69,14 +64,14 @@ def _decide_on_speed(record: EvalRecord, against_best: bool) -> Decision:
     if not per_shape:
         return Decision(False, "no shape was timed against the current best")
     tests = sum(1 for b in record.benchmark for s in ("eager", "graph") if _ratios(b, s))
-    shape_confidence = 1 - SHAPE_ERROR_RATE / max(tests, 1)
+    confidence = shape_confidence(tests)
     slower = []
     for b in record.benchmark:
         for name in ("eager", "graph"):
             ratios = _ratios(b, name)
             if not ratios:
                 continue
-            median, _low, high = median_interval(ratios, shape_confidence)
+            median, _low, high = median_interval(ratios, confidence)
             if high < 1 - FLOOR:
                 slower.append((f"{b.shape} ({name})", median, high))
     intervals = {k: median_interval(v, GEOMEAN_CONFIDENCE) for k, v in per_shape.items()}

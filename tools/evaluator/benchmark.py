@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import torch
 
 from kernels.spec import NamedShape, parse_dtype
-from tools.evaluator import confine, stats
+from tools.evaluator import confine, rule, stats
 from tools.evaluator.buffers import Arena
 from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout
 from tools.evaluator.process import RunnerFailed, RunnerProcess
@@ -84,6 +84,16 @@ class PhaseClock:
 
 
 @dataclass
+class Batch:
+    """One timed batch: seconds from go to the outputs copied out, the runner's reply, the outputs, host use."""
+
+    seconds: float = 0.0
+    reply: object | None = None  # None: the seat failed or was dropped before it answered
+    snapshot: torch.Tensor | None = None
+    host: HostUse | None = None  # eager batches only: where the runner's CPU time went
+
+
+@dataclass
 class Seat:
     """One contestant at one shape: its runner, arenas, plan and what it has measured so far."""
 
@@ -102,7 +112,6 @@ class Seat:
     counts: dict[str, int] = field(default_factory=dict)  # calls per batch, by scope
     self_us: list[float] = field(default_factory=list)
     host: list[HostUse] = field(default_factory=list)  # eager batches, in the order of totals["eager"]
-    pending_host: HostUse | None = None
     dropped: str | None = None
 
     @property
@@ -391,12 +400,14 @@ class BenchmarkStage:
             return False
         # The graph scope only: eager batches vary with the host's speed (±4% after 30 rounds on the H200's
         # VM), which more rounds narrow too slowly to pay for.
+        confidence = rule.shape_confidence(2 * len(self.request.shapes) * len(self.request.dtypes))
         for scope in [s for s in by_name["candidate"].counts if s == "graph"]:
             mine, theirs = by_name["candidate"].totals[scope], by_name["incumbent"].totals[scope]
             if len(mine) == len(theirs) >= 3:
                 ratio = stats.paired_ratio(theirs, mine)
-                decided = ratio.high < 1 or ratio.low > 1  # faster or slower beyond noise already
-                if not decided and (ratio.high - ratio.low) / 2 / ratio.median > RATIO_HALF_WIDTH:
+                if rule.beyond_noise([t / m for m, t in zip(mine, theirs, strict=True) if m > 0 and t > 0], confidence):
+                    continue  # this scope's verdict is in, as agent/decide.py will take it
+                if (ratio.high - ratio.low) / 2 / ratio.median > RATIO_HALF_WIDTH:
                     return True
         return False
 
@@ -419,7 +430,8 @@ class BenchmarkStage:
                 self._null_batches(seat, seats, scope, regions, extra)
                 continue
             calls = seat.counts[scope]
-            total, reply, snapshot = self._batch(seat, scope, calls, regions, seat)
+            batch = self._batch(seat, scope, calls, regions, seat)
+            total, reply, snapshot = batch.seconds, batch.reply, batch.snapshot
             if reply is None:
                 continue
             if not reply.ok:
@@ -435,8 +447,8 @@ class BenchmarkStage:
                     self._fail_seat(seat, f"{scope} batch {round_index + 1}: {why}", notes)
                     continue
             seat.totals[scope].append(total)
-            if scope == "eager" and seat.pending_host is not None:
-                seat.host.append(seat.pending_host)
+            if batch.host is not None:
+                seat.host.append(batch.host)
             if reply.self_us is not None and seat.name == "candidate" and scope == "eager":
                 seat.self_us.append(reply.self_us)
 
@@ -453,9 +465,9 @@ class BenchmarkStage:
                 wanted.add((owner.name, seat.counts[scope]))
         by_name = {s.name: s for s in seats}
         for owner_name, calls in sorted(wanted):
-            total, reply, _ = self._batch(null, scope, calls, regions, by_name[owner_name])
-            if reply is not None and reply.ok:
-                null.null_totals.setdefault((scope, owner_name, calls), []).append(total)
+            batch = self._batch(null, scope, calls, regions, by_name[owner_name])
+            if batch.reply is not None and batch.reply.ok:
+                null.null_totals.setdefault((scope, owner_name, calls), []).append(batch.seconds)
 
     def _check_escapes(self, seats: list[Seat], notes: list[str]) -> None:
         """A runner's process that left its process group is not stopped between turns: that runner fails."""
@@ -495,8 +507,8 @@ class BenchmarkStage:
                 return
             time.sleep(0.002)
 
-    def _batch(self, seat: Seat, scope: str, count: int, regions: list, owner: Seat):
-        """Fill, poison, time one batch: (seconds go -> outputs copied out, reply, the copy).
+    def _batch(self, seat: Seat, scope: str, count: int, regions: list, owner: Seat) -> Batch:
+        """Fill, poison, time one batch (no reply: the seat failed or was dropped).
 
         `owner` is the seat whose output arena is copied out afterwards: the seat itself, or for the null
         seat the one whose copy-out cost it measures.
@@ -519,14 +531,13 @@ class BenchmarkStage:
             with phase("quiet"):
                 self._quiet(seat)
             if seat.dropped:
-                return 0.0, None, None
+                return Batch()
         if scope == "graph":
             message = {"op": "replay", "plan": seat.plan}
         else:
             message = {"op": "run", "plan": seat.plan, "count": 1 if seat.name == "null" else count, "self_time": True}
         runner = seat.runner
         watch = scope == "eager" and seat.name != "null"  # where host time went (read, never decided on)
-        seat.pending_host = None
         window = time.perf_counter()
         before = confine.cpu_use(runner.proc.pid) if watch else None
         runner.resume()
@@ -537,11 +548,12 @@ class BenchmarkStage:
         except (RunnerFailed, OSError) as err:
             runner.pause()
             self._fail_seat(seat, self._crash_hint(str(err)), [])
-            return 0.0, None, None
+            return Batch()
         runner.pause()
+        host = None
         if before is not None:
             used = confine.cpu_use(runner.proc.pid).since(before)
-            seat.pending_host = HostUse(
+            host = HostUse(
                 main_us=round(used.main_ns / 1e3 / count, 3),
                 others_us=round(used.others_ns / 1e3 / count, 3),
                 waited_us=round(used.waited_ns / 1e3 / count, 3),
@@ -553,7 +565,7 @@ class BenchmarkStage:
         self._sync()
         total = time.perf_counter() - start
         self.clock.seconds["window"] += time.perf_counter() - window
-        return total, reply, snapshot
+        return Batch(total, reply, snapshot, host)
 
     def _snapshot_buffer(self, owner: Seat) -> torch.Tensor:
         key = (owner.name, owner.arenas[OUTPUT_ARENA].nbytes)

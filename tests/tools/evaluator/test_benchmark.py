@@ -11,7 +11,9 @@ from tools.evaluator.benchmark import BenchmarkStage, Seat
 
 
 def _stage(**attrs):
-    stage = types.SimpleNamespace(rng=random.Random(0), cuda=True, request=types.SimpleNamespace(batches=10))
+    stage = types.SimpleNamespace(
+        rng=random.Random(0), cuda=True, request=types.SimpleNamespace(batches=10, shapes=[None] * 16, dtypes=["bf16"])
+    )
     stage.__dict__.update(attrs)
     stage._live = lambda seats: [s for s in seats if not s.dropped]
     return stage

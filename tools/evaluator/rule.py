@@ -1,0 +1,32 @@
+"""The acceptance rule's parameters and its per-shape test, shared by the judge and `agent/decide.py`.
+
+The judge uses the per-shape test to stop spending rounds on a shape whose verdict is in; the
+decision itself (agent/decide.py) applies it to every shape and scope of the record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tools.evaluator.stats import median_interval
+
+# Below this a gain or loss is not claimed even with a tight interval: clocks and placement move
+# an unchanged kernel by about this much between evaluations.
+FLOOR = 0.005
+GEOMEAN_CONFIDENCE = 0.95
+SHAPE_ERROR_RATE = 0.05  # the chance, over all shapes and scopes, of calling an unchanged kernel slower
+
+
+def shape_confidence(tests: int) -> float:
+    """The confidence of each shape-scope interval: Bonferroni over `tests` of them."""
+    return 1 - SHAPE_ERROR_RATE / max(tests, 1)
+
+
+def beyond_noise(speedups: Sequence[float], confidence: float) -> str | None:
+    """'slower' or 'faster' where the per-round speedups' interval lies wholly past 1 -/+ FLOOR, else None."""
+    _median, low, high = median_interval(speedups, confidence)
+    if high < 1 - FLOOR:
+        return "slower"
+    if low > 1 + FLOOR:
+        return "faster"
+    return None
