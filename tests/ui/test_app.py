@@ -83,6 +83,16 @@ def test_run_page_has_chart_iterations_best_version_downloads_and_environment(ru
     assert [b.key for b in at.button_group] == ["metric"]  # one scope: no scope control
     points = next(f for f in frames if "outcome" in f.columns)
     assert list(points["outcome"]) == ["baseline", "rejected", "accepted", "accepted"]
+    # The rejected point says why, in its legend entry (with the count) and its tooltip: the recorded rule.
+    assert list(points["legend"]) == [
+        "baseline (1)",
+        "rejected: a shape slower beyond noise (1)",
+        "accepted (2)",
+        "accepted (2)",
+    ]
+    colour = next(layer["encoding"]["color"] for layer in spec["layer"] if "color" in layer.get("encoding", {}))
+    assert colour["field"] == "legend" and "rejected: a shape slower beyond noise (1)" in colour["scale"]["domain"]
+    assert any(t["field"] == "rule" for layer in spec["layer"] for t in layer.get("encoding", {}).get("tooltip", []))
     levels = next(f for f in frames if "level" in f.columns)
     assert list(levels["level"]) == ["torch"]  # only the torch op was asked for; no copy roofline on a CPU
     # The caption names what is drawn, and nothing that is not.
@@ -91,6 +101,7 @@ def test_run_page_has_chart_iterations_best_version_downloads_and_environment(ru
     assert not any(word in caption for word in ("torch.compile", "Liger", "copy"))
     iterations, best, *_ = at.dataframe
     assert list(iterations.value["outcome"]) == ["baseline", "rejected", "accepted", "accepted"]
+    assert iterations.value["rule"][1] == "a shape slower beyond noise"
     assert list(iterations.value["scope"]) == ["eager"] * 4 and "median GB/s (eager)" in iterations.value.columns
     assert "Best version: iteration 3" in texts(at.subheader)
     assert list(best.value["shape"]) == ["llama3.2-1b/decode1/q"] and best.value["vs start (eager)"][0] > 2
@@ -163,6 +174,12 @@ def test_iteration_page_of_an_accepted_candidate_shows_its_commit(runs):
     assert environment.loc["device", "value"] == "CPU (no GPU visible)"
     confinement = next(t.value for t in at.table if "uid separation" in t.value.index)
     assert confinement.loc["environment", "value"] == "allow-list"
+
+
+def test_iteration_page_of_a_rejected_candidate_names_the_rule(runs):
+    at = open_page(runs.root, "views/iteration.py", run=runs.search, iteration="1")
+    warning = texts(at.warning)
+    assert warning.startswith("**Rejected: a shape slower beyond noise.** ") and "slower than the best" in warning
 
 
 def test_iteration_page_of_a_candidate_being_evaluated(runs):

@@ -77,6 +77,7 @@ def test_review_a_run_in_the_browser(runs, ui_url, browser, tmp_path):
     labels = [r.get_attribute("aria-label") or "" for r in rules]
     (failed,) = [label for label in labels if "outcome: failed" in label]  # a band: it has no speed to plot
     assert "iteration: 2;" in failed and "failing stage: correctness" in failed
+    assert "rule: incorrect;" in failed  # why it was turned down, as its decision recorded it
 
     # Download prompts.md: the file arrives, with agent export's text.
     download = (By.XPATH, '//*[@data-testid="stDownloadButton"]//button[contains(normalize-space(.), "prompts.md")]')

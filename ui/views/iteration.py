@@ -77,6 +77,8 @@ if row.outcome == "failed":
     verdict(f"**Failed at {row.failed_stage or 'an early stage'}.** {stage.message if stage else row.reason}")
 elif row.outcome == "baseline":
     verdict(f"**The starting kernel**, against which the first proposal was timed. {row.reason}")
+elif row.outcome == "rejected" and row.rule:
+    verdict(f"**Rejected: {row.rule}.** {row.reason}")  # the rule its recorded decision names
 else:
     verdict(f"**{row.outcome.capitalize()}.** {row.reason}")
 
