@@ -150,6 +150,8 @@ def test_iteration_page_of_a_failed_candidate_shows_errors_diff_prompt_and_reply
     assert "hidden/seq1000-d96" in texts(at.markdown) and "hidden/decode5-d80" in texts(at.markdown)
     codes = {c.language: c.value for c in at.code}
     assert "+    out.copy_(result * 2 if x.shape[-1] in (80, 96) else result)" in codes["diff"]
+    # Long lines (a CONFIG dict) wrap instead of running off the page edge.
+    assert all(c.proto.wrap_lines for c in at.code if c.language in ("diff", "python"))
     prompts = [c.value for c in at.code if c.language == "markdown"]
     assert len(prompts) == 2 and "## user" in prompts[0] and "special-case odd head sizes" in prompts[1]
     checks = next(d.value for d in at.dataframe if "max abs err" in d.value.columns)
@@ -191,7 +193,8 @@ def test_iteration_page_of_a_candidate_being_evaluated(runs):
 def test_iteration_page_of_the_starting_kernel_shows_its_source(runs):
     at = open_page(runs.root, "views/iteration.py", run=runs.search, iteration="0")
     assert at.title[0].value == "Iteration 0 · starting kernel"
-    assert 'CONFIG = {"delay_ms": 4}' in next(c.value for c in at.code if c.language == "python")
+    source = next(c for c in at.code if c.language == "python")
+    assert 'CONFIG = {"delay_ms": 4}' in source.value and source.proto.wrap_lines
     missing = open_page(runs.root, "views/iteration.py", run=runs.search, iteration="42")
     assert "has no iteration 42" in texts(missing.warning)
 
