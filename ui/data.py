@@ -884,10 +884,16 @@ def commit_message(run_dir: Path, run: dict, sha: str) -> str | None:
     """The full message of an accepted version's commit, from the run's git worktree (None if it is gone)."""
     import git
 
+    run_dir = Path(run_dir).resolve()
     workspace = run.get("workspace") or {}
-    # The recorded path is absolute; a run folder copied to another machine still has its repo beside it.
-    candidates = [Path(workspace["worktree"])] if workspace.get("worktree") else []
-    candidates += [Path(run_dir) / "worktree", Path(run_dir) / "repo"]
+    candidates = []
+    if workspace.get("worktree"):
+        recorded = Path(workspace["worktree"])
+        # Absolute, or relative to the repository the run was made in: a folder above the run folder
+        # (runs/<id>/worktree under the checkout, or examples/runs/<id>/... once committed).
+        candidates += [recorded] if recorded.is_absolute() else [parent / recorded for parent in run_dir.parents]
+    # A run folder copied to another machine still has its repository beside it.
+    candidates += [run_dir / "worktree", run_dir / "repo"]
     for path in candidates:
         if not path.exists():
             continue

@@ -272,6 +272,19 @@ def test_a_copied_run_folder_finds_its_repository_or_falls_back_to_the_log(runs,
     assert detail.commit_sha == sha and detail.commit_message.startswith("rope[torch]: ")
 
 
+def test_a_worktree_recorded_relative_to_the_repository_is_found(runs, tmp_path):
+    source = runs.root / runs.search
+    sha = data.load_run(source).run["commits"][-1]
+    checkout = tmp_path / "checkout"
+    moved = checkout / "runs" / runs.search
+    shutil.copytree(source, moved, ignore=shutil.ignore_patterns("repo", "worktree"))
+    shutil.copytree(source / "repo", checkout / "kept" / "repo")
+    # Recorded relative to the repository root, whatever the working directory of the reader.
+    assert data.commit_message(moved, {"workspace": {"worktree": "kept/repo"}}, sha).startswith("rope[torch]: ")
+    absolute = {"workspace": {"worktree": str(checkout / "kept" / "repo")}}
+    assert data.commit_message(moved, absolute, sha).startswith("rope[torch]: ")
+
+
 def test_environment_rows_name_the_device_and_versions(runs):
     rows = {r["item"]: r["value"] for r in data.environment_rows(data.load_run(runs.root / runs.search).run)}
     assert rows["device"] == "CPU (no GPU visible)" and rows["torch"].startswith("2.")
