@@ -63,6 +63,9 @@ def test_review_a_run_in_the_browser(runs, ui_url, browser, tmp_path):
     browser.get(ui_url)
     wait_for_text("Open a run")
     wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, '[data-testid="stDataFrame"]')))
+    # A review app: the toolbar is drawn (its menu is there) without Streamlit's Deploy button.
+    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, '[data-testid="stMainMenu"]')))
+    assert not browser.find_elements(By.CSS_SELECTOR, '[data-testid="stAppDeployButton"]')
     picker = browser.find_element(By.CSS_SELECTOR, '[data-testid="stSelectbox"] input')
     picker.click()
     picker.send_keys(runs.llm)
