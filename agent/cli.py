@@ -504,6 +504,9 @@ def cmd_ui(args) -> int:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
     command = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port)]
     command += ["--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    # A review app, not a script being developed: no Deploy button or developer menu. A flag, which
+    # overrides every config.toml (~/.streamlit, the working directory's, ui/.streamlit), from any cwd.
+    command += ["--client.toolbarMode", "viewer"]
     command += ["--", "--runs", str(Path(args.runs_dir).resolve())]
     print(f"agent ui: http://127.0.0.1:{args.port} (runs from {Path(args.runs_dir).resolve()}); Ctrl-C stops it")
     try:

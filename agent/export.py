@@ -1,5 +1,10 @@
 """`agent export <run-id>`: prompts.md and reflection.md, from the run folder alone.
 
+prompts.md has one section per proposal of a run that asked an LLM; a run where no LLM was asked (the
+search policy's) says so at the top and has the iteration log instead: what each iteration tried and
+what became of it. reflection.md groups the proposals not adopted by the rule that turned them down.
+Bandwidth is in GB/s throughout, as the UI and the evaluator's tables give it.
+
 Every result names its timing scope (tools/records.py): `graph` (CUDA-graph replay: device time) or
 `eager` (per call with the host launch cost), both from the judge's clock, or `legacy` for a run from
 before the judge (timed inside the candidate's own process: untrusted). Headline figures are of the
@@ -8,6 +13,7 @@ decision scope; the measured-results table has both scopes' per-call times.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -21,14 +27,58 @@ LEGACY_NOTE = (
 )
 
 
+# The rule a recorded decision names (agent/decide.py, and agent/graph.py's round), read off the words of
+# its recorded reason: the reason is the record; this only names which rule it states. Checked in order.
+# Both wordings decide.py has written are here: "shape(s) slower" and "shape-scope(s) slower" name one rule.
+REJECTION_RULES: tuple[tuple[str, str], ...] = (
+    (r"^failed at static\b", "refused by the lint"),
+    (r"^failed at compile\b", "did not compile"),
+    (r"^failed at correctness\b", "incorrect"),
+    # The judge's roofline check (tools/evaluator/benchmark.py): faster than the device can copy.
+    (r"^failed at benchmark\b.*(?:measurement_error|above the device's copy bandwidth)", "roofline check"),
+    (r"^failed at benchmark\b.*wrong_after_timing", "incorrect while timed"),
+    (r"^failed at e2e\b", "changed the model's tokens (e2e)"),
+    (r"^failed at (\w+)", "failed at {0}"),
+    (r"slower than the best beyond noise", "a shape slower beyond noise"),
+    (r"within the noise", "within noise"),
+    (r"^no shape was timed against", "not timed against the best"),
+)
+ACCEPTANCE_RULES: tuple[tuple[str, str], ...] = (
+    (r"^first correct version", "first correct version"),
+    (r"over the best", "faster beyond noise"),
+)
+# A candidate that passed the rule, in a round where another passing candidate was faster (agent/graph.py).
+BEATEN = "another candidate of its round was faster"
+UNDECIDED = "not decided"
+
+
+def decision_rule(decision: dict | None, winner: bool = True) -> str:
+    """The rule a recorded decision names: "within noise", "a shape slower beyond noise", "incorrect", ...
+
+    `decision` is one entry of a `decide` event (agent/decide.py's Decision as a dict), `winner` whether
+    its round kept it (the event's `accepted` index). "other" where the reason matches no known rule.
+    """
+    if decision is None:
+        return UNDECIDED
+    reason = decision.get("reason") or ""
+    if decision.get("accepted"):
+        if not winner:
+            return BEATEN
+        return next((label for pattern, label in ACCEPTANCE_RULES if re.search(pattern, reason)), "accepted")
+    for pattern, label in REJECTION_RULES:
+        match = re.search(pattern, reason)
+        if match:
+            return label.format(*match.groups())
+    return "other"
+
+
 def _label(scope: str | None) -> str:
     return SCOPE_LABELS.get(scope or "", scope or "unknown")
 
 
 def _rate(gbps: float | None) -> str:
-    if not gbps:
-        return "-"
-    return f"{gbps / 1e3:.2f} TB/s" if gbps >= 100 else f"{gbps:.3g} GB/s"
+    """Bandwidth in GB/s, the one unit of both files (and of the UI)."""
+    return f"{_gbps(gbps)} GB/s" if gbps else "-"
 
 
 def _result(record: EvalRecord | None, decision: dict | None) -> str:
@@ -67,16 +117,19 @@ def _rounds(folder: RunFolder) -> list[dict]:
         directory = folder.path / "iterations" / f"{iteration:04d}"
         decided = decisions.get(iteration)
         decision = decided["decisions"][index] if decided and index < len(decided["decisions"]) else None
-        adopted = bool(decided and decided.get("accepted") == index and iteration in commits)
+        winner = bool(decided and decided.get("accepted") == index)
+        adopted = winner and iteration in commits
         rounds.append(
             {
                 "iteration": iteration,
                 "index": index,
+                "label": f"{iteration}" if index == 0 else f"{iteration}.{index + 1}",
                 "time": event["time"],
                 "event": event,
                 "dir": directory,
                 "suffix": suffix,
                 "decision": decision,
+                "rule": decision_rule(decision, winner),
                 "adopted": adopted,
                 "commit": commits.get(iteration, {}).get("sha") if adopted else None,
                 "record": _record(directory / f"eval{suffix}.json"),
@@ -94,6 +147,67 @@ def _diffstat(patch: Path) -> str:
     return f"+{added} -{removed} lines"
 
 
+def _asked_an_llm(rounds: list[dict]) -> bool:
+    """Whether any proposal of the run came from a model (a prompt file, or a model named in its event)."""
+    return any(r["event"].get("model") or (r["dir"] / f"prompt{r['suffix']}.md").exists() for r in rounds)
+
+
+def _kind(r: dict) -> str:
+    """'adopted', 'rejected' (correct, turned down by the rule), 'failed' (a stage failed) or 'not decided'."""
+    if r["adopted"]:
+        return "adopted"
+    if r["decision"] is None:
+        return UNDECIDED
+    return "failed" if r["record"] is not None and r["record"].status != "ok" else "rejected"
+
+
+def _outcome(r: dict) -> str:
+    """'adopted, commit abc1234567', 'rejected: within noise', 'failed: incorrect', 'not decided'."""
+    kind = _kind(r)
+    if kind == "adopted":
+        return f"adopted, commit {r['commit'][:10]}"
+    return kind if kind == UNDECIDED else f"{kind}: {r['rule']}"
+
+
+def _cell(text: str) -> str:
+    """Text for one cell of a Markdown table: one line, its pipes escaped."""
+    return " ".join(str(text).split()).replace("|", "\\|") or "-"
+
+
+def _iteration_log(folder: RunFolder, config: dict, rounds: list[dict]) -> list[str]:
+    """One row per proposal: what it tried, its result, the decision and its outcome."""
+    policy = config["policy"]
+    lines = [
+        f"No LLM was asked in this run: the {policy} policy chose every edit (it walks the kernel file's "
+        "`SEARCH_SPACE` and a catalogue of known designs), so there are no prompts. Below is the iteration "
+        "log: what each iteration tried and what became of it.",
+        "",
+        "## Iteration log",
+        "",
+        "| iteration | date | what it tried | diff | result | outcome | decision |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rounds:
+        cells = [
+            r["label"],
+            r["time"],
+            r["event"]["rationale"],
+            _diffstat(r["dir"] / f"diff{r['suffix']}.patch"),
+            _result(r["record"], r["decision"]),
+            _outcome(r),
+            r["decision"]["reason"] if r["decision"] else UNDECIDED,
+        ]
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    candidate = (folder.path / "iterations" / "NNNN" / "candidate.py").as_posix()
+    lines += [
+        "",
+        "Each candidate is `iterations/NNNN/candidate.py` (`candidate-K.py` for the K-th of a round); "
+        f"`agent eval {config['op']} --backend {config['backend']} --candidate {candidate}` evaluates one again.",
+        "",
+    ]
+    return lines
+
+
 def prompts_markdown(folder: RunFolder) -> str:
     run = folder.read_json("run.json")
     config = run["config"]
@@ -103,7 +217,10 @@ def prompts_markdown(folder: RunFolder) -> str:
         f"{config['op']}[{config['backend']}], policy `{config['policy']}`.",
         "",
     ]
-    for r in _rounds(folder):
+    rounds = _rounds(folder)
+    if rounds and not _asked_an_llm(rounds):
+        return "\n".join(lines + _iteration_log(folder, config, rounds))
+    for r in rounds:
         event, record = r["event"], r["record"]
         model = event.get("model") or f"{config['policy']} policy (no LLM)"
         if event.get("usage"):
@@ -207,6 +324,23 @@ def _confinement_line(record: EvalRecord | None) -> str:
     return text + ("; " + "; ".join(c.notes) if c.notes else "")
 
 
+def _misled(rounds: list[dict]) -> list[str]:
+    """The proposals not adopted, grouped by the rule that turned them down, most common first, with the
+    iterations under each (what each tried and the full reason are in prompts.md and the reflections)."""
+    misled = [r for r in rounds if not r["adopted"]]
+    if not misled:
+        return ["- Every proposal was adopted."]
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for r in misled:
+        groups.setdefault((r["rule"], _kind(r)), []).append(r)
+    lines = [f"Not adopted: {len(misled)} of {len(rounds)} proposals, by the rule that turned them down:", ""]
+    for (rule, kind), members in sorted(groups.items(), key=lambda item: -len(item[1])):
+        which = ", ".join(r["label"] for r in members)
+        count = f"{len(members)}" if kind == UNDECIDED else f"{len(members)} {kind}"
+        lines.append(f"- {rule}: {count} ({'iteration' if len(members) == 1 else 'iterations'} {which})")
+    return lines
+
+
 def reflection_markdown(folder: RunFolder) -> str:
     run = folder.read_json("run.json")
     config, env = run["config"], run.get("environment", {})
@@ -246,13 +380,7 @@ def reflection_markdown(folder: RunFolder) -> str:
     lines += [
         f"- Iteration {r['iteration']}: {r['event']['rationale']} ({r['decision']['reason']})" for r in helped
     ] or ["- Nothing beat the starting kernel."]
-    lines += ["", "## What misled it", ""]
-    misled = [r for r in rounds if not r["adopted"]]
-    lines += [
-        f"- Iteration {r['iteration']}: {r['event']['rationale']} "
-        f"({r['decision']['reason'] if r['decision'] else 'not decided'})"
-        for r in misled
-    ] or ["- Every proposal was adopted."]
+    lines += ["", "## What misled it", "", *_misled(rounds)]
     lines += ["", "## Reflections", ""]
     for directory in sorted((folder.path / "iterations").glob("*/reflection.md")):
         lines += [f"### Iteration {int(directory.parent.name)}", "", directory.read_text().strip(), ""]

@@ -7,6 +7,8 @@ Starts `agent ui --runs RUNS` on a free 127.0.0.1 port, opens three pages in hea
 
     runs.png                      the runs page
     run-rope-tilelang.png         the run page of the 20-iteration rope tilelang run (chart, iterations, best version)
+    run-rope-tilelang-tooltip.png the chart's tooltip over iteration 16, rejected above the copy roofline's median
+                                  (the window as it is, not the whole page: growing it would end the hover)
     iteration-rope-tilelang-7.png its accepted iteration 7 (copied tiles), on the Diff tab
 
 Each shot waits until Streamlit has finished the page (no "Running..." widget, the expected text shown).
@@ -30,6 +32,7 @@ from ui.data import list_runs  # noqa: E402
 RUN = "20261129-173941-rope-tilelang-8872"  # 20 iterations; 2 and 7 were accepted
 ITERATIONS = 20
 ACCEPTED = 7
+HOVERED = 16  # rejected, its median GB/s above the copy roofline's: the tooltip says by which rule
 CHANGED = '"copy_tiles": True, "small_block_rows"'  # a piece of the diff's added CONFIG line
 
 
@@ -45,6 +48,26 @@ def _count(driver, css: str) -> int:
     from selenium.webdriver.common.by import By
 
     return len(driver.find_elements(By.CSS_SELECTOR, css))
+
+
+def hover(driver, points: str, iteration: int) -> None:
+    """Rest the mouse on the chart's point of `iteration` until Vega's tooltip shows it."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    (point,) = [
+        p
+        for p in driver.find_elements(By.CSS_SELECTOR, points)
+        if f"iteration: {iteration};" in (p.get_attribute("aria-label") or "")
+    ]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", point)
+    time.sleep(0.5)
+    ActionChains(driver).move_to_element(point).perform()
+
+    def shown() -> str:
+        return " ".join(e.text for e in driver.find_elements(By.CSS_SELECTOR, "#vg-tooltip-element.visible"))
+
+    _wait(driver, lambda: "rule" in shown(), "the tooltip")
 
 
 def _optimise(path: Path) -> None:
@@ -85,6 +108,11 @@ def take(runs: Path, out: Path, width: int, height: int) -> list[Path]:
                 points = '[data-testid="stVegaLiteChart"] g.mark-symbol.role-mark path'
                 _wait(driver, lambda: _count(driver, points) > ITERATIONS, f"{ITERATIONS + 1} points in the chart")
                 shoot("run-rope-tilelang.png")
+                hover(driver, points, HOVERED)
+                tooltip = out / "run-rope-tilelang-tooltip.png"
+                driver.save_screenshot(str(tooltip))
+                _optimise(tooltip)
+                shots.append(tooltip)
 
                 # 3. The accepted iteration: its verdict, commit and the diff (the first tab).
                 driver.get(f"{url}/iteration?{urlencode({'run': RUN, 'iteration': ACCEPTED})}")

@@ -2,6 +2,10 @@
 
 The scope (graph, eager or legacy: tools/records.py) is the run's decision scope unless the page asks for
 another; the axis and the title name it, and a candidate not timed in it is drawn as unmeasured.
+
+Colour is the outcome; a rejected or failed candidate's legend entry, shape and tooltip also name the rule
+that turned it down, read from its recorded decision (agent/export.py: decision_rule): a point above the
+kept line was not wrong to reject when one shape was slower beyond noise, and the chart says which it was.
 """
 
 from __future__ import annotations
@@ -40,6 +44,17 @@ LEVEL_TEXT = {
     "Liger-Kernel": "Liger-Kernel's kernel for the op",
     "copy roofline": "a device-to-device copy of the same bytes",
 }
+# The shape of a rejected candidate's point, per rule (agent/export.py: REJECTION_RULES); a rule not here
+# (one decide.py gains later) takes the next of SPARE_SHAPES.
+RULE_SHAPES = {
+    "a shape slower beyond noise": "triangle-down",
+    "within noise": "square",
+    "another candidate of its round was faster": "triangle-right",
+    "not timed against the best": "diamond",
+}
+SPARE_SHAPES = ("triangle-left", "wedge", "stroke", "triangle-up")
+# Shades of the failed colour, one per failing rule (incorrect, did not compile, roofline check, ...).
+FAILED_SHADES = ("#dc2626", "#7f1d1d", "#f87171", "#b91c1c", "#fca5a5")
 METRICS = {
     "gbps": "median GB/s over shapes",
     "vs_start": "geomean speedup over the starting kernel",
@@ -69,7 +84,35 @@ def chart_caption(levels: dict[str, float], scope: str | None) -> str:
     if levels:
         text += f" Dashed rules: {_listing([LEVEL_TEXT.get(n, n) for n in levels])}, timed beside the starting kernel"
         text += " in the same scope." if scope else "."
-    return text + " Hover for the change and the decision; click a point to open its iteration."
+    return text + (
+        " A rejected or failed candidate's legend entry and shape name the rule that turned it down, from its "
+        "recorded decision. Hover for the change and the decision; click a point to open its iteration."
+    )
+
+
+def legend_label(row: IterationRow) -> str:
+    """The legend entry of a candidate: its outcome, and for a rejected or failed one the rule that decided it."""
+    if row.outcome in ("rejected", "failed") and row.rule:
+        return f"{row.outcome}: {row.rule}"
+    return row.outcome
+
+
+def legend_scales(frame: pd.DataFrame) -> tuple[list[str], list[str], list[str]]:
+    """The legend's entries (outcomes in COLOURS order, the most common rule first within one) with the
+    colour and the shape of each."""
+    first = frame.drop_duplicates("legend")
+    counts = frame["legend"].value_counts()
+    order = {o: i for i, o in enumerate(COLOURS)}
+    first = sorted(first.itertuples(), key=lambda r: (order.get(r.outcome, len(order)), -counts[r.legend], r.legend))
+    entries, colours, shapes = [], [], []
+    spare, shades = iter(SPARE_SHAPES * len(first)), iter(FAILED_SHADES * len(first))
+    for r in first:
+        entries.append(r.legend)
+        ruled = r.outcome in ("rejected", "failed") and r.rule != "-"
+        colours.append(next(shades) if ruled and r.outcome == "failed" else COLOURS.get(r.outcome, "#374151"))
+        rejected = ruled and r.outcome == "rejected"
+        shapes.append((RULE_SHAPES.get(r.rule) or next(spare)) if rejected else SHAPES.get(r.outcome, "circle"))
+    return (entries, colours, shapes) if entries else (["baseline"], [COLOURS["baseline"]], [SHAPES["baseline"]])
 
 
 def chart_frame(rows: list[IterationRow], metric: str, scope: str | None = None) -> pd.DataFrame:
@@ -86,6 +129,8 @@ def chart_frame(rows: list[IterationRow], metric: str, scope: str | None = None)
                 "iteration": row.iteration,
                 "candidate": row.index + 1,
                 "outcome": row.outcome,
+                "rule": row.rule or "-",
+                "legend": legend_label(row),
                 "value": value if value is not None else 0.0,
                 "measured": value is not None,
                 "speed": f"not timed in the {scope} scope on every shape"
@@ -98,8 +143,12 @@ def chart_frame(rows: list[IterationRow], metric: str, scope: str | None = None)
                 "commit": (row.commit or "")[:10] or "-",
             }
         )
-    columns = ["iteration", "candidate", "outcome", "value", "measured", "speed", "scope", "stage", "change"]
-    return pd.DataFrame(records, columns=[*columns, "decision", "commit"])
+    columns = ["iteration", "candidate", "outcome", "rule", "legend", "value", "measured", "speed", "scope", "stage"]
+    frame = pd.DataFrame(records, columns=[*columns, "change", "decision", "commit"])
+    # Each entry carries its count, "rejected: within noise (3)": the legend also sums the run up.
+    counts = frame["legend"].value_counts()
+    frame["legend"] = [f"{label} ({counts[label]})" for label in frame["legend"]]
+    return frame
 
 
 def best_so_far(rows: list[IterationRow], metric: str, scope: str | None = None) -> pd.DataFrame:
@@ -151,17 +200,16 @@ def speed_chart(
     y_scale = alt.Scale(type="log") if log else alt.Scale(zero=True)
     title = axis_title(metric, scope)
     y = alt.Y("value:Q", title=title + (" (log scale)" if log else ""), scale=y_scale)
-    outcomes = [o for o in COLOURS if o in set(frame["outcome"])] or ["baseline"]
-    colour = alt.Color(
-        "outcome:N",
-        scale=alt.Scale(domain=outcomes, range=[COLOURS[o] for o in outcomes]),
-        legend=alt.Legend(title=None, orient="top", symbolOpacity=1),
-    )
-    shape = alt.Shape("outcome:N", scale=alt.Scale(domain=outcomes, range=[SHAPES[o] for o in outcomes]), legend=None)
+    entries, colours, shapes = legend_scales(frame)
+    # One legend for colour and shape (the same field and title): the outcome, and the rule that rejected it.
+    legend = alt.Legend(title=None, orient="top", symbolOpacity=1, labelLimit=0, columns=3)
+    colour = alt.Color("legend:N", scale=alt.Scale(domain=entries, range=colours), legend=legend)
+    shape = alt.Shape("legend:N", scale=alt.Scale(domain=entries, range=shapes), legend=legend)
     tooltip = [
         alt.Tooltip("iteration:Q"),
         alt.Tooltip("candidate:Q"),
         alt.Tooltip("outcome:N"),
+        alt.Tooltip("rule:N", title="rule"),
         alt.Tooltip("speed:N", title=METRICS[metric]),
         alt.Tooltip("scope:N"),
         alt.Tooltip("stage:N", title="failing stage"),

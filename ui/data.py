@@ -27,6 +27,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from agent.export import decision_rule
 from tools.records import EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing
 
 OUTCOMES = ("baseline", "accepted", "rejected", "failed", "evaluating", "proposed")
@@ -327,6 +328,7 @@ class IterationRow:
     outcome: str  # one of OUTCOMES
     rationale: str
     reason: str  # the decision's reason, or the evaluation's message before a decision
+    rule: str | None  # the rule that reason names (agent/export.py: decision_rule); None before a decision
     failed_stage: str | None
     model: str | None
     time: str | None
@@ -415,12 +417,14 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
             decision = None
             if decided and index < len(decided.get("decisions") or []):
                 decision = decided["decisions"][index]
-            commit = None
+            commit, rule = None, None
             if iteration == 0:
                 outcome = "baseline" if record else "evaluating"
                 rationale = "starting kernel"
                 reason = record.message if record else baseline_end.get("message", "being evaluated")
+                rule = "starting kernel" if record else None
             elif decision is not None:
+                rule = decision_rule(decision, winner=decided.get("accepted") == index)
                 if decided.get("accepted") == index:
                     outcome = "accepted"
                     commit = commits.get(iteration, {}).get("sha")
@@ -439,6 +443,7 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
                     outcome=outcome,
                     rationale=rationale,
                     reason=reason,
+                    rule=rule,
                     failed_stage=record.failed_stage if record else None,
                     model=proposal.get("model"),
                     time=proposal.get("time") or (record.started if record else None),
@@ -493,6 +498,7 @@ def iteration_table(rows: list[IterationRow]) -> list[dict]:
         {
             "iteration": r.label,
             "outcome": r.outcome,
+            "rule": r.rule,
             "scope": scope_label(r.scope) if r.scope else None,
             f"median GB/s ({scope})": r.median_gbps,
             f"% of copy ({scope})": 100 * r.median_fraction_of_copy if r.median_fraction_of_copy else None,
@@ -878,10 +884,16 @@ def commit_message(run_dir: Path, run: dict, sha: str) -> str | None:
     """The full message of an accepted version's commit, from the run's git worktree (None if it is gone)."""
     import git
 
+    run_dir = Path(run_dir).resolve()
     workspace = run.get("workspace") or {}
-    # The recorded path is absolute; a run folder copied to another machine still has its repo beside it.
-    candidates = [Path(workspace["worktree"])] if workspace.get("worktree") else []
-    candidates += [Path(run_dir) / "worktree", Path(run_dir) / "repo"]
+    candidates = []
+    if workspace.get("worktree"):
+        recorded = Path(workspace["worktree"])
+        # Absolute, or relative to the repository the run was made in: a folder above the run folder
+        # (runs/<id>/worktree under the checkout, or examples/runs/<id>/... once committed).
+        candidates += [recorded] if recorded.is_absolute() else [parent / recorded for parent in run_dir.parents]
+    # A run folder copied to another machine still has its repository beside it.
+    candidates += [run_dir / "worktree", run_dir / "repo"]
     for path in candidates:
         if not path.exists():
             continue

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from agent.export import export, prompts_markdown, reflection_markdown
+from agent.decide import decide
+from agent.export import BEATEN, decision_rule, export, prompts_markdown, reflection_markdown
 from agent.loop import optimize
 from agent.runfolder import RunFolder
 from tests.agent.test_cli import agent
@@ -15,7 +16,9 @@ from tests.agent.tuned_candidates import TUNED_ROPE, cpu_config
 from tests.ui import judged
 
 # A committed run from before the judge: its records and run.json carry the legacy scope only.
-LEGACY_RUN = Path(__file__).resolve().parents[2] / "examples" / "runs" / "20261129-131457-rope-tilelang-5df4"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "runs"
+LEGACY_RUN = EXAMPLES / "20261129-131457-rope-tilelang-5df4"
+WIDE_RUN = EXAMPLES / "20261129-173941-rope-tilelang-8872"  # 20 iterations, 18 not adopted
 
 
 @pytest.fixture(scope="module")
@@ -28,23 +31,37 @@ def finished_run(tmp_path_factory):
     return base, run
 
 
-def test_prompts_md_has_one_section_per_round_with_the_facts(finished_run):
+def iteration_log(text: str) -> list[dict[str, str]]:
+    """The rows of prompts.md's iteration log (a run where no LLM was asked), by column title."""
+    lines = text[text.index("## Iteration log") :].splitlines()
+    table = [line for line in lines if line.startswith("| ")]
+    titles = [t.strip() for t in table[0].strip("|").split(" | ")]
+    return [dict(zip(titles, (c.strip() for c in row.strip("|").split(" | ")), strict=True)) for row in table[1:]]
+
+
+def test_prompts_md_of_a_search_run_says_no_llm_was_asked_and_logs_each_iteration(finished_run):
     base, run = finished_run
     folder = RunFolder(base / "runs" / run["run_id"])
     prompts, _ = export(folder)
     text = prompts.read_text()
+    head = text[: text.index("## Iteration log")]
+    assert "No LLM was asked in this run: the search policy chose every edit" in head
+    # No empty prompt blocks: one row per proposal instead, what it tried and what became of it.
+    assert "- Asked:" not in text and "- Model:" not in text and "## Iteration 1" not in text
     rounds = [e for e in folder.events() if e["event"] == "proposal"]
-    assert text.count("## Iteration ") == len(rounds) == run["iterations"]
-    for field in (
-        "- Date:",
-        "- Model: search policy (no LLM)",
-        "- What changed: delay_ms",
-        "- Test command: `agent eval rope",
-        "- Result:",
-        "- Adopted: yes, commit",
-        "- Adopted: no",
-    ):
-        assert field in text, field
+    rows = iteration_log(text)
+    assert [r["iteration"] for r in rows] == [str(e["iteration"]) for e in rounds] and len(rows) == run["iterations"]
+    assert [r["what it tried"] for r in rows] == [e["rationale"] for e in rounds]
+    assert all(r["diff"].endswith(" lines") and r["date"] for r in rows)
+    decided = {e["iteration"]: e for e in folder.events() if e["event"] == "decide"}
+    for row, event in zip(rows, rounds, strict=True):
+        decision = decided[event["iteration"]]
+        assert row["decision"] == decision["decisions"][0]["reason"]
+        if decision["accepted"] == 0:
+            assert row["outcome"].startswith("adopted, commit ")
+        else:  # a slower neighbour: rejected, with the rule that rejected it
+            assert row["outcome"] in ("rejected: a shape slower beyond noise", "rejected: within noise")
+    assert "`agent eval rope --backend torch --candidate " in text
 
 
 def test_reflection_md_covers_environment_method_results_and_checklist(finished_run):
@@ -73,9 +90,8 @@ def test_reflection_md_covers_environment_method_results_and_checklist(finished_
 
 def test_results_of_a_cpu_run_name_the_eager_scope(finished_run):
     base, run = finished_run
-    text = prompts_markdown(RunFolder(base / "runs" / run["run_id"]))
-    results = [line for line in text.splitlines() if line.startswith("- Result:")]
-    assert results and all(line.startswith("- Result: eager scope: ") for line in results)
+    results = [r["result"] for r in iteration_log(prompts_markdown(RunFolder(base / "runs" / run["run_id"])))]
+    assert results and all(result.startswith("eager scope: ") for result in results)
     assert "x over the best" in results[0]
 
 
@@ -85,12 +101,12 @@ def two_scopes(tmp_path_factory) -> RunFolder:
 
 
 def test_prompts_md_names_the_decision_scope_of_each_result(two_scopes):
-    results = [line for line in prompts_markdown(two_scopes).splitlines() if line.startswith("- Result:")]
+    results = [r["result"] for r in iteration_log(prompts_markdown(two_scopes))]
     assert len(results) == 2
-    assert results[0].startswith("- Result: graph scope: 1.25x over the best, median shape ")
+    assert results[0].startswith("graph scope: 1.25x over the best, median shape ")
     assert "% of copy)" in results[0] and results[0].endswith("4/4 correctness checks passed")
     # Graph capture failed on one shape of iteration 2: it was judged in the eager scope, and says so.
-    assert results[1].startswith("- Result: eager scope: 0.95x over the best")
+    assert results[1].startswith("eager scope: 0.95x over the best")
 
 
 def test_reflection_md_has_both_scopes_in_the_measured_results(two_scopes):
@@ -121,10 +137,10 @@ def test_reflection_md_has_both_scopes_in_the_measured_results(two_scopes):
 
 def test_a_legacy_run_exports_as_legacy():
     folder = RunFolder(LEGACY_RUN)
-    prompts = prompts_markdown(folder)
-    assert "- Result: legacy (pre-judge, untrusted) scope: 1.27x over the best" in prompts
+    adopted = iteration_log(prompts_markdown(folder))[1]
+    assert adopted["result"].startswith("legacy (pre-judge, untrusted) scope: 1.27x over the best")
     text = reflection_markdown(folder)
-    assert "Median shape, legacy (pre-judge, untrusted) scope: 0.11 TB/s at the start, 0.17 TB/s best" in text
+    assert "Median shape, legacy (pre-judge, untrusted) scope: 109 GB/s at the start, 166 GB/s best" in text
     header = next(line for line in text.splitlines() if line.startswith("| shape |"))
     assert "start legacy µs/call" in header and "best GB/s (legacy)" in header and "graph" not in header
     assert "| llama3.2-1b/prefill512/q | 11.71 | 8.93 | 369 | 484 | 56% | 73% | 1.31x (legacy) |" in text
@@ -154,3 +170,75 @@ def test_cli_lists_exports_and_adopts(finished_run):
 def test_optimize_without_a_gpu_says_so_and_fails():
     done = agent("optimize", "rope", "--backend", "tilelang")
     assert done.returncode == 2 and "needs a GPU" in done.stdout
+
+
+def _failed(stage: str, message: str):
+    record = judged.record(0, None)
+    record.status, record.failed_stage, record.message = "failed", stage, message
+    return record
+
+
+@pytest.mark.parametrize(
+    ("record", "against_best", "rule"),
+    [
+        (judged.record(1, 0), True, "faster beyond noise"),
+        (judged.record(0, None), False, "first correct version"),
+        (judged.record(0, 0), True, "within noise"),  # the best against itself
+        (judged.record(2, 1), True, "a shape slower beyond noise"),  # 10 -> 11 us on the decode shape
+        (judged.record(0, None), True, "not timed against the best"),
+        (_failed("correctness", "2/4 correctness checks failed"), True, "incorrect"),
+        (_failed("compile", "compile: tvm.error.InternalError"), True, "did not compile"),
+        (_failed("static", "imports os"), True, "refused by the lint"),
+        (_failed("e2e", "tokens differ at step 3"), True, "changed the model's tokens (e2e)"),
+        # The judge's roofline check: its benchmark stage message (tools/evaluator/benchmark.py).
+        (
+            _failed(
+                "benchmark",
+                "llama3.2-1b/decode1/q bf16: measurement_error (graph: 9000 GB/s is above the device's copy "
+                "bandwidth (4100 GB/s))",
+            ),
+            True,
+            "roofline check",
+        ),
+        (_failed("benchmark", "x bf16: wrong_after_timing (outputs changed)"), True, "incorrect while timed"),
+    ],
+)
+def test_the_rule_is_named_from_the_reason_decide_recorded(record, against_best, rule):
+    decision = decide(record, against_best=against_best)
+    recorded = {"accepted": decision.accepted, "reason": decision.reason}  # as the decide event keeps it
+    assert decision_rule(recorded) == rule
+
+
+def test_the_rules_of_older_reasons_and_of_a_beaten_candidate():
+    # decide.py's wording before the judge (the committed examples) names the same rules.
+    assert decision_rule({"accepted": False, "reason": "14 shape(s) slower than the best beyond noise (worst x)"}) == (
+        "a shape slower beyond noise"
+    )
+    assert decision_rule({"accepted": False, "reason": "geomean 1.010x is within the noise (4.3%)"}) == "within noise"
+    # Passed the rule, but another candidate of its round was faster and was kept.
+    accepted = {"accepted": True, "reason": "geomean 1.100x over the best (graph scope, lower bound 1.050x)"}
+    assert decision_rule(accepted, winner=False) == BEATEN
+    assert decision_rule(None) == "not decided"
+    assert decision_rule({"accepted": False, "reason": "a reason no rule has"}) == "other"
+
+
+def test_reflection_md_groups_what_was_not_adopted_by_rule():
+    text = reflection_markdown(RunFolder(WIDE_RUN))
+    misled = text[text.index("## What misled it") : text.index("## Reflections")]
+    assert "Not adopted: 18 of 20 proposals, by the rule that turned them down:" in misled
+    items = [line for line in misled.splitlines() if line.startswith("- ")]
+    slower = ", ".join(str(i) for i in (1, 3, 4, 5, 6, *range(8, 20)))
+    assert items == [
+        f"- a shape slower beyond noise: 17 rejected (iterations {slower})",
+        "- within noise: 1 rejected (iteration 20)",
+    ]
+    # A failure is grouped as failed, by its rule (rope_qk's iteration 6 did not compile).
+    qk = reflection_markdown(RunFolder(EXAMPLES / "20261129-174818-rope_qk-tilelang-5e5f"))
+    assert "- did not compile: 1 failed (iteration 6)" in qk
+
+
+@pytest.mark.parametrize("run", sorted(p.name for p in EXAMPLES.iterdir() if (p / "run.json").exists()))
+def test_exports_give_bandwidth_in_gb_per_s_only(run):
+    folder = RunFolder(EXAMPLES / run)
+    for text in (prompts_markdown(folder), reflection_markdown(folder)):
+        assert "TB/s" not in text and "GB/s" in text

@@ -83,6 +83,16 @@ def test_run_page_has_chart_iterations_best_version_downloads_and_environment(ru
     assert [b.key for b in at.button_group] == ["metric"]  # one scope: no scope control
     points = next(f for f in frames if "outcome" in f.columns)
     assert list(points["outcome"]) == ["baseline", "rejected", "accepted", "accepted"]
+    # The rejected point says why, in its legend entry (with the count) and its tooltip: the recorded rule.
+    assert list(points["legend"]) == [
+        "baseline (1)",
+        "rejected: a shape slower beyond noise (1)",
+        "accepted (2)",
+        "accepted (2)",
+    ]
+    colour = next(layer["encoding"]["color"] for layer in spec["layer"] if "color" in layer.get("encoding", {}))
+    assert colour["field"] == "legend" and "rejected: a shape slower beyond noise (1)" in colour["scale"]["domain"]
+    assert any(t["field"] == "rule" for layer in spec["layer"] for t in layer.get("encoding", {}).get("tooltip", []))
     levels = next(f for f in frames if "level" in f.columns)
     assert list(levels["level"]) == ["torch"]  # only the torch op was asked for; no copy roofline on a CPU
     # The caption names what is drawn, and nothing that is not.
@@ -91,6 +101,7 @@ def test_run_page_has_chart_iterations_best_version_downloads_and_environment(ru
     assert not any(word in caption for word in ("torch.compile", "Liger", "copy"))
     iterations, best, *_ = at.dataframe
     assert list(iterations.value["outcome"]) == ["baseline", "rejected", "accepted", "accepted"]
+    assert iterations.value["rule"][1] == "a shape slower beyond noise"
     assert list(iterations.value["scope"]) == ["eager"] * 4 and "median GB/s (eager)" in iterations.value.columns
     assert "Best version: iteration 3" in texts(at.subheader)
     assert list(best.value["shape"]) == ["llama3.2-1b/decode1/q"] and best.value["vs start (eager)"][0] > 2
@@ -139,6 +150,8 @@ def test_iteration_page_of_a_failed_candidate_shows_errors_diff_prompt_and_reply
     assert "hidden/seq1000-d96" in texts(at.markdown) and "hidden/decode5-d80" in texts(at.markdown)
     codes = {c.language: c.value for c in at.code}
     assert "+    out.copy_(result * 2 if x.shape[-1] in (80, 96) else result)" in codes["diff"]
+    # Long lines (a CONFIG dict) wrap instead of running off the page edge.
+    assert all(c.proto.wrap_lines for c in at.code if c.language in ("diff", "python"))
     prompts = [c.value for c in at.code if c.language == "markdown"]
     assert len(prompts) == 2 and "## user" in prompts[0] and "special-case odd head sizes" in prompts[1]
     checks = next(d.value for d in at.dataframe if "max abs err" in d.value.columns)
@@ -165,6 +178,12 @@ def test_iteration_page_of_an_accepted_candidate_shows_its_commit(runs):
     assert confinement.loc["environment", "value"] == "allow-list"
 
 
+def test_iteration_page_of_a_rejected_candidate_names_the_rule(runs):
+    at = open_page(runs.root, "views/iteration.py", run=runs.search, iteration="1")
+    warning = texts(at.warning)
+    assert warning.startswith("**Rejected: a shape slower beyond noise.** ") and "slower than the best" in warning
+
+
 def test_iteration_page_of_a_candidate_being_evaluated(runs):
     at = open_page(runs.root, "views/iteration.py", run=runs.running, iteration="1")
     assert "No evaluation record yet" in texts(at.info)
@@ -174,7 +193,8 @@ def test_iteration_page_of_a_candidate_being_evaluated(runs):
 def test_iteration_page_of_the_starting_kernel_shows_its_source(runs):
     at = open_page(runs.root, "views/iteration.py", run=runs.search, iteration="0")
     assert at.title[0].value == "Iteration 0 · starting kernel"
-    assert 'CONFIG = {"delay_ms": 4}' in next(c.value for c in at.code if c.language == "python")
+    source = next(c for c in at.code if c.language == "python")
+    assert 'CONFIG = {"delay_ms": 4}' in source.value and source.proto.wrap_lines
     missing = open_page(runs.root, "views/iteration.py", run=runs.search, iteration="42")
     assert "has no iteration 42" in texts(missing.warning)
 

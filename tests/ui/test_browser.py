@@ -63,6 +63,9 @@ def test_review_a_run_in_the_browser(runs, ui_url, browser, tmp_path):
     browser.get(ui_url)
     wait_for_text("Open a run")
     wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, '[data-testid="stDataFrame"]')))
+    # A review app: the toolbar is drawn (its menu is there) without Streamlit's Deploy button.
+    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, '[data-testid="stMainMenu"]')))
+    assert not browser.find_elements(By.CSS_SELECTOR, '[data-testid="stAppDeployButton"]')
     picker = browser.find_element(By.CSS_SELECTOR, '[data-testid="stSelectbox"] input')
     picker.click()
     picker.send_keys(runs.llm)
@@ -77,6 +80,7 @@ def test_review_a_run_in_the_browser(runs, ui_url, browser, tmp_path):
     labels = [r.get_attribute("aria-label") or "" for r in rules]
     (failed,) = [label for label in labels if "outcome: failed" in label]  # a band: it has no speed to plot
     assert "iteration: 2;" in failed and "failing stage: correctness" in failed
+    assert "rule: incorrect;" in failed  # why it was turned down, as its decision recorded it
 
     # Download prompts.md: the file arrives, with agent export's text.
     download = (By.XPATH, '//*[@data-testid="stDownloadButton"]//button[contains(normalize-space(.), "prompts.md")]')

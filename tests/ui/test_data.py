@@ -15,11 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from agent.export import BEATEN
 from agent.runfolder import RunFolder
 from tests.ui import judged
-from ui import data
+from ui import charts, data
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "runs" / "20261129-131457-rope-tilelang-5df4"
+WIDE = EXAMPLE.parent / "20261129-173941-rope-tilelang-8872"  # 20 iterations: 2 accepted, 18 rejected
 
 
 def test_runs_are_listed_newest_first_with_their_counts(runs):
@@ -73,6 +75,55 @@ def test_iterations_carry_outcome_speed_and_commit(runs):
     assert slower.rationale.startswith("delay_ms 4 -> 8") and "slower than the best" in slower.reason
     assert slower.geomean_vs_best < 1 and slower.median_gbps < baseline.median_gbps
     assert run.best == run.rows[3] and run.best_record is not None
+
+
+def test_each_decided_row_names_the_rule_of_its_recorded_decision(runs):
+    run = data.load_run(runs.root / runs.search)
+    assert [r.rule for r in run.rows] == ["starting kernel", "a shape slower beyond noise"] + [
+        "faster beyond noise"
+    ] * 2
+    assert data.iteration_table(run.rows)[1]["rule"] == "a shape slower beyond noise"
+    failed = data.iteration_rows(runs.root / runs.llm)[2]
+    assert (failed.outcome, failed.rule) == ("failed", "incorrect")
+    running = data.iteration_rows(runs.root / runs.running)[1]
+    assert (running.outcome, running.rule) == ("evaluating", None)  # no decision yet: no rule
+
+
+def test_the_chart_says_why_each_rejected_point_was_rejected():
+    rows = data.load_run(WIDE).rows
+    frame = charts.chart_frame(rows, "gbps", "legacy")
+    rejected = frame[frame["outcome"] == "rejected"]
+    # Iterations 12 and 16 sit above the copy roofline's median, and above the kept line: one shape was slower.
+    assert set(rejected.loc[rejected["iteration"].isin([12, 16]), "rule"]) == {"a shape slower beyond noise"}
+    assert list(rejected.loc[rejected["iteration"] == 20, "rule"]) == ["within noise"]
+    entries, colours, shapes = charts.legend_scales(frame)
+    assert entries == [
+        "baseline (1)",
+        "accepted (2)",
+        "rejected: a shape slower beyond noise (17)",
+        "rejected: within noise (1)",
+    ]
+    assert set(frame["legend"]) == set(entries)
+    assert colours[2] == colours[3] == charts.COLOURS["rejected"] and shapes[2] != shapes[3]  # one colour, two shapes
+    spec = charts.speed_chart(rows, {}, scope="legacy").to_dict()
+    tooltips = [t["field"] for layer in spec["layer"] for t in layer.get("encoding", {}).get("tooltip", [])]
+    assert "rule" in tooltips and "decision" in tooltips
+
+
+def test_a_passing_candidate_beaten_in_its_round_is_rejected_by_that_rule(tmp_path):
+    path = judged.write_run(tmp_path)
+    iteration = path / "iterations" / "0001"
+    for name in ("candidate", "eval"):
+        suffix = ".py" if name == "candidate" else ".json"
+        shutil.copy(iteration / f"{name}{suffix}", iteration / f"{name}-2{suffix}")
+    events = [json.loads(line) for line in (path / "events.jsonl").read_text().splitlines()]
+    decide = next(e for e in events if e["event"] == "decide" and e["iteration"] == 1)
+    # Both candidates of the round passed the rule; the loop kept the first (the faster), as agent/graph.py does.
+    decide["decisions"].append(dict(decide["decisions"][0], geomean_speedup=1.1))
+    (path / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    rows = {r.label: r for r in data.iteration_rows(path)}
+    assert (rows["1"].outcome, rows["1"].rule) == ("accepted", "faster beyond noise")
+    assert (rows["1.2"].outcome, rows["1.2"].rule) == ("rejected", BEATEN)
 
 
 def test_a_failed_candidate_has_its_stage_and_no_speed(runs):
@@ -219,6 +270,19 @@ def test_a_copied_run_folder_finds_its_repository_or_falls_back_to_the_log(runs,
     assert data.commit_message(bare, {}, sha) is None
     detail = data.iteration_detail(bare, 3)
     assert detail.commit_sha == sha and detail.commit_message.startswith("rope[torch]: ")
+
+
+def test_a_worktree_recorded_relative_to_the_repository_is_found(runs, tmp_path):
+    source = runs.root / runs.search
+    sha = data.load_run(source).run["commits"][-1]
+    checkout = tmp_path / "checkout"
+    moved = checkout / "runs" / runs.search
+    shutil.copytree(source, moved, ignore=shutil.ignore_patterns("repo", "worktree"))
+    shutil.copytree(source / "repo", checkout / "kept" / "repo")
+    # Recorded relative to the repository root, whatever the working directory of the reader.
+    assert data.commit_message(moved, {"workspace": {"worktree": "kept/repo"}}, sha).startswith("rope[torch]: ")
+    absolute = {"workspace": {"worktree": str(checkout / "kept" / "repo")}}
+    assert data.commit_message(moved, absolute, sha).startswith("rope[torch]: ")
 
 
 def test_environment_rows_name_the_device_and_versions(runs):

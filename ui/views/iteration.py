@@ -77,6 +77,8 @@ if row.outcome == "failed":
     verdict(f"**Failed at {row.failed_stage or 'an early stage'}.** {stage.message if stage else row.reason}")
 elif row.outcome == "baseline":
     verdict(f"**The starting kernel**, against which the first proposal was timed. {row.reason}")
+elif row.outcome == "rejected" and row.rule:
+    verdict(f"**Rejected: {row.rule}.** {row.reason}")  # the rule its recorded decision names
 else:
     verdict(f"**{row.outcome.capitalize()}.** {row.reason}")
 
@@ -122,15 +124,16 @@ tabs = st.tabs(
 with tabs[0]:
     if detail.diff:
         st.caption("Against the version it tried to beat (the previous accepted one).")
-        st.code(detail.diff, language="diff")
+        # Wrapped: a CONFIG dict is one long line, and a cut-off diff hides the change itself.
+        st.code(detail.diff, language="diff", wrap_lines=True)
     elif row.iteration == 0:
         st.caption("The starting kernel: nothing to diff against. Its source:")
-        st.code(detail.source or "", language="python", line_numbers=True)
+        st.code(detail.source or "", language="python", line_numbers=True, wrap_lines=True)
     else:
         st.caption("No diff.patch in this iteration.")
     if detail.source and row.iteration:
         with st.expander("Whole candidate file"):
-            st.code(detail.source, language="python", line_numbers=True)
+            st.code(detail.source, language="python", line_numbers=True, wrap_lines=True)
 
 with tabs[1]:
     if detail.prompt is None and detail.response is None:
