@@ -266,7 +266,10 @@ class Environment(BaseModel):
 class EvalRecord(BaseModel):
     op: str
     backend: str
-    candidate: str
+    candidate: str = Field(
+        description="the file evaluated: relative to the repository root, or in a run folder's eval.json to the "
+        "run folder; absolute outside both (tools/paths.py); 'torch reference' for the reference itself"
+    )
     candidate_sha256: str
     harness_sha256: str
     started: str
