@@ -40,6 +40,8 @@ from tools.records import EvalRecord
 from tools.report import shape_rows
 from tools.workspace import Workspace
 
+USER_STOP = "stopped by the user (Ctrl-C)"  # the one stop reason agent resume goes on from
+
 
 @dataclass
 class Deps:
@@ -338,7 +340,7 @@ def build_graph(deps: Deps, checkpointer=None):
                     }
                 )
         (folder.iteration_dir(iteration) / "reflection.md").write_text("\n\n".join(texts) + "\n")
-        return {"stop_reason": _stop_reason(deps, state)}
+        return {"stop_reason": stop_reason(deps, state)}
 
     def after_baseline(state: LoopState) -> Literal["propose", "__end__"]:
         return END if state.get("stop_reason") else "propose"
@@ -393,10 +395,11 @@ def _summary(record: EvalRecord) -> dict:
     }
 
 
-def _stop_reason(deps: Deps, state: LoopState) -> str | None:
+def stop_reason(deps: Deps, state: LoopState) -> str | None:
+    """Why the run ends after this iteration, or None to go on."""
     c = deps.config
     if deps.stop_requested[0]:
-        return "stopped by the user (Ctrl-C)"
+        return USER_STOP
     if state["iteration"] >= c.iterations:
         return f"reached --iterations {c.iterations}"
     if c.time_budget_s is not None and time.time() - state.get("started", time.time()) >= c.time_budget_s:

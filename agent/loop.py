@@ -10,7 +10,7 @@ import git
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from agent.config import RunConfig
-from agent.graph import Deps, build_graph
+from agent.graph import USER_STOP, Deps, build_graph, stop_reason
 from agent.policies.base import Policy
 from agent.runfolder import RUNS_DIR, RunFolder, new_run_id, now
 from kernels import registry
@@ -129,8 +129,11 @@ def _run(
         snapshot = None if fresh else graph.get_state(thread)
         if snapshot is not None and not snapshot.next and not snapshot.tasks:
             final = snapshot.values
-            folder.event("run_end", stop_reason=final.get("stop_reason"), note="already finished")
-            return folder.update_run(status="finished")
+            if final.get("stop_reason") != USER_STOP:
+                folder.event("run_end", stop_reason=final.get("stop_reason"), note="already finished")
+                return folder.update_run(status="finished")
+            # Ctrl-C ended the graph after an iteration: go on from there, unless a limit is reached by now.
+            graph.update_state(thread, {"stop_reason": stop_reason(deps, final)}, as_node="reflect")
         final = graph.invoke({} if fresh else None, thread)
     status = "stopped" if deps.stop_requested[0] else "finished"
     folder.event("run_end", stop_reason=final.get("stop_reason"), commits=final.get("commits", []))
