@@ -218,11 +218,10 @@ def cmd_bench(args) -> int:
 
     console = _console()
     if not torch.cuda.is_available() and args.device != "cpu":
-        console.print(
-            "[red]agent bench needs a GPU[/red]: timings on the CPU say nothing about kernels. "
+        raise RuntimeError(
+            "agent bench needs a GPU: timings on the CPU say nothing about kernels. "
             "Pass --device cpu to exercise the pipeline anyway."
         )
-        return 2
     status = 0
     for op in args.ops:
         progress, on_event = _progress()
@@ -291,6 +290,9 @@ def cmd_infer(args) -> int:
 def cmd_compare(args) -> int:
     from tools.llama.infer import compare, format_comparison, read_record
 
+    for name, path in (("A.json", args.a), ("B.json", args.b)):
+        if not Path(path).is_file():
+            raise ValueError(f"{name} {path}: no such file (agent infer --json PATH writes one)")
     a, b = read_record(args.a), read_record(args.b)
     result = compare(a, b)
     if result.refused:
@@ -380,12 +382,13 @@ def cmd_optimize(args) -> int:
 
     console = _console()
     _check_e2e_options(args)
+    if args.candidate and not Path(args.candidate).is_file():
+        raise ValueError(f"--candidate {args.candidate}: no such kernel file")
     if not torch.cuda.is_available():
-        console.print(
-            "[red]agent optimize needs a GPU[/red]: every proposal is compiled, checked and timed on the device, "
+        raise RuntimeError(
+            "agent optimize needs a GPU: every proposal is compiled, checked and timed on the device, "
             "and PyTorch sees none here. Run it on a GPU host (python -m agent optimize ...)."
         )
-        return 2
     if args.backend == "torch":
         raise ValueError("the torch backend is the reference, not something to optimise; pick tilelang or ninetoothed")
     e2e_lengths = {
@@ -409,7 +412,7 @@ def cmd_optimize(args) -> int:
         timeout_s=args.timeout,
         batches=args.batches,
         compile_timeout_s=args.compile_timeout or None,
-        start_source=args.candidate,
+        start_source=str(Path(args.candidate).resolve()) if args.candidate else None,  # run.json: repo-relative
         profile=args.profile,
         e2e=args.e2e,
         e2e_model=str(Path(args.e2e_model).resolve()) if args.e2e_model else None,  # a resume may start elsewhere
@@ -470,22 +473,32 @@ def cmd_export(args) -> int:
 
 
 def cmd_adopt(args) -> int:
+    """The best version from the run folder (not its worktree, which may be on another machine) into the kernel
+    file, resolved in this clone: run.json records it relative to the repository root."""
     from agent.runfolder import RunFolder
-    from tools.workspace import Workspace
+    from tools.paths import PROJECT_ROOT, resolve_path
 
     folder = RunFolder.open(Path(args.runs_dir), args.run_id)
     run = folder.read_json("run.json")
-    kernel = Path(run["kernel_file"])
+    recorded = run.get("kernel_file")
+    if not recorded:
+        raise ValueError(f"run {args.run_id}: run.json names no kernel file; the run folder is incomplete")
+    kernel = resolve_path(recorded)
+    best = folder.best_candidate(run)
+    if best is None:
+        print(f"run {args.run_id} accepted no version: its best is the kernel it started from; {recorded} is unchanged")
+        return 0
+    if not kernel.parent.is_dir():
+        raise FileNotFoundError(f"{recorded}: no folder {kernel.parent} in this clone ({PROJECT_ROOT})")
     started_from = (folder.path / "iterations" / "0000" / "candidate.py").read_text()
     if kernel.exists() and kernel.read_text() != started_from and not args.force:
         raise RuntimeError(
-            f"{kernel} changed since the run started; adopting would overwrite your edits (use --force to do it anyway)"
+            f"{recorded} changed since the run started; adopting would overwrite your edits "
+            "(use --force to do it anyway)"
         )
-    best = Workspace.from_dict(run["workspace"]).read()
-    kernel.write_text(best)
-    print(
-        f"{kernel} now holds the best version of run {args.run_id} (iteration {run.get('best', {}).get('iteration')})"
-    )
+    kernel.write_text(best.read_text())
+    iteration = run["best"]["iteration"]
+    print(f"{recorded} now holds the best version of run {args.run_id} (iteration {iteration}, {best.name})")
     return 0
 
 

@@ -22,7 +22,7 @@ import os
 import secrets
 from pathlib import Path
 
-from tools.paths import PROJECT_ROOT, record_path
+from tools.paths import PROJECT_ROOT, record_path, sha256_file
 from tools.workspace import Workspace
 
 RUNS_DIR = PROJECT_ROOT / "runs"
@@ -138,6 +138,39 @@ class RunFolder:
             f.write(line + "\n")
             f.flush()
             os.fsync(f.fileno())
+
+    def best_candidate(self, run: dict | None = None) -> Path | None:
+        """The candidate file of the run's best accepted version, as the judge evaluated it; None if none was.
+
+        From the run folder alone (its git worktree may be on another machine): run.json names the
+        iteration, that iteration's decide event the candidate, and its eval.json the file's hash.
+        """
+        run = run if run is not None else self.read_json("run.json")
+        best = run.get("best") or {}
+        iteration = best.get("iteration")
+        if not iteration or not best.get("commit"):
+            return None
+        decided = [e for e in self.events() if e.get("event") == "decide" and e.get("iteration") == iteration]
+        index = decided[-1].get("accepted") if decided else None
+        if index is None:
+            raise RuntimeError(
+                f"run {self.run_id}: run.json says iteration {iteration} was accepted, but events.jsonl has no "
+                "decision accepting a candidate of it; the run folder is incomplete"
+            )
+        suffix = candidate_suffix(index)
+        folder = self.path / "iterations" / f"{iteration:04d}"
+        candidate, record = folder / f"candidate{suffix}.py", folder / f"eval{suffix}.json"
+        try:
+            evaluated = json.loads(record.read_text())["candidate_sha256"]
+            actual = sha256_file(candidate)
+        except (OSError, KeyError, json.JSONDecodeError) as err:
+            raise RuntimeError(f"run {self.run_id}: cannot read the best version's files in {folder}: {err}") from err
+        if actual != evaluated:
+            raise RuntimeError(
+                f"{candidate} is not the file the judge evaluated (its sha256 differs from {record.name}'s); "
+                "the run folder was edited after the run"
+            )
+        return candidate
 
     def events(self) -> list[dict]:
         path = self.path / "events.jsonl"

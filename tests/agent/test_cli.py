@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,13 +15,30 @@ import pytest
 import torch
 
 ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "runs"
+ROPE = "20261129-131457-rope-tilelang-5df4"  # ran in /tmp/wb on the H200 host; iteration 2 accepted
+# An absolute path of some machine: what no record or export should carry from one clone to another.
+ABSOLUTE = re.compile(r"(?<![\w.-])/(?:work|tmp|home|root|Users)/")
 
 
-def agent(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def agent(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "agent", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
     )
+
+
+def clone_with(run_id: str, tmp_path: Path) -> Path:
+    """Another clone, at another path: the packages the CLI imports and one example run, nothing of ROOT's."""
+    clone = tmp_path / "elsewhere" / "clone"
+    for part in ("agent", "tools", "kernels", "prompts"):
+        shutil.copytree(ROOT / part, clone / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(EXAMPLES / run_id, clone / "examples" / "runs" / run_id)
+    return clone
+
+
+def in_clone(clone: Path, *args: str) -> subprocess.CompletedProcess:
+    return agent(*args, cwd=clone, env={"PYTHONPATH": str(clone)})
 
 
 def test_eval_torch_backend_prints_a_table_and_writes_json(tmp_path):
@@ -115,7 +134,23 @@ def test_eval_baselines_flag_asks_for_liger_and_notes_its_absence(tmp_path):
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks what happens without a GPU")
 def test_bench_refuses_the_cpu_unless_asked():
     done = agent("bench", "rope")
-    assert done.returncode == 2 and "needs a GPU" in done.stdout
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("agent: error: agent bench needs a GPU") and len(done.stderr.splitlines()) == 1
+
+
+def test_optimize_with_a_missing_candidate_is_bad_input_before_anything_else(tmp_path):
+    done = agent("optimize", "rope", "--backend", "tilelang", "--candidate", str(tmp_path / "nope.py"))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"agent: error: --candidate {tmp_path / 'nope.py'}: no such kernel file\n"
+
+
+def test_compare_of_a_missing_record_says_which_and_how_to_make_one(tmp_path):
+    done = agent("compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    assert done.returncode == 2
+    assert (
+        done.stderr
+        == f"agent: error: A.json {tmp_path / 'a.json'}: no such file (agent infer --json PATH writes one)\n"
+    )
 
 
 def test_env_names_the_target_and_versions():
@@ -168,3 +203,49 @@ def test_resume_of_an_unknown_run_prints_only_the_error(tmp_path):
     done = agent("resume", "no-such-run", "--runs-dir", str(tmp_path))
     assert done.returncode == 2
     assert done.stdout.strip() == "" and "no run 'no-such-run'" in done.stderr
+
+
+def test_adopt_of_an_example_writes_the_kernel_file_of_the_clone_it_runs_in(tmp_path):
+    clone = clone_with(ROPE, tmp_path)
+    run = clone / "examples" / "runs" / ROPE
+    kernel = clone / "kernels" / "rope" / "tilelang.py"
+    kernel.write_text((run / "iterations" / "0000" / "candidate.py").read_text())  # as it was when the run started
+    ours = (ROOT / "kernels" / "rope" / "tilelang.py").read_bytes()
+    done = in_clone(clone, "adopt", ROPE, "--runs-dir", "examples/runs")
+    assert done.returncode == 0, done.stderr
+    assert kernel.read_text() == (run / "iterations" / "0002" / "candidate.py").read_text()
+    assert (
+        done.stdout.startswith("kernels/rope/tilelang.py now holds the best version") and "iteration 2" in done.stdout
+    )
+    assert (ROOT / "kernels" / "rope" / "tilelang.py").read_bytes() == ours
+
+
+def test_adopt_refuses_to_overwrite_an_edited_kernel_with_one_message(tmp_path):
+    clone = clone_with(ROPE, tmp_path)
+    kernel = clone / "kernels" / "rope" / "tilelang.py"
+    kernel.write_text("# my edit\n")
+    done = in_clone(clone, "adopt", ROPE, "--runs-dir", "examples/runs")
+    assert done.returncode == 2 and done.stdout == "" and kernel.read_text() == "# my edit\n"
+    assert done.stderr.startswith("agent: error: kernels/rope/tilelang.py changed since the run started")
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_adopt_of_a_run_that_accepted_nothing_leaves_the_kernel_alone(tmp_path):
+    run_id = "20261129-131506-rms_norm-tilelang-3451"
+    clone = clone_with(run_id, tmp_path)
+    kernel = clone / "kernels" / "rms_norm" / "tilelang.py"
+    before = kernel.read_bytes()
+    done = in_clone(clone, "adopt", run_id, "--runs-dir", "examples/runs")
+    assert done.returncode == 0, done.stderr
+    assert "accepted no version" in done.stdout and kernel.read_bytes() == before
+
+
+def test_export_of_an_example_in_another_clone_writes_no_absolute_path(tmp_path):
+    clone = clone_with(ROPE, tmp_path)
+    runs = clone / "examples" / "runs"
+    done = in_clone(clone, "export", ROPE, "--runs-dir", str(runs))  # an absolute runs folder
+    assert done.returncode == 0, done.stderr
+    prompts = (runs / ROPE / "prompts.md").read_text()
+    assert f"--candidate examples/runs/{ROPE}/iterations/0001/candidate.py`" in prompts
+    for name in ("prompts.md", "reflection.md"):
+        assert not ABSOLUTE.search((runs / ROPE / name).read_text()), name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,9 @@ import pytest
 from agent.runfolder import RunFolder
 
 ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "runs"
+ROPE = "20261129-131457-rope-tilelang-5df4"  # iteration 2 accepted
+RMS_NORM = "20261129-131506-rms_norm-tilelang-3451"  # nothing accepted
 
 
 def test_a_relative_path_is_in_the_run_folder(tmp_path):
@@ -37,6 +41,20 @@ def test_the_workspace_is_located_in_the_run_folder(tmp_path, recorded):
     workspace = {"branch": "b", "kernel_relpath": "kernels/rope/tilelang.py", "base_commit": "0" * 40}
     folder.update_run(workspace={**workspace, "worktree": recorded, "own_repository": False})
     assert folder.workspace().worktree == folder.path / "worktree"
+
+
+def test_the_best_candidate_is_the_accepted_file_the_judge_evaluated(tmp_path):
+    run = shutil.copytree(EXAMPLES / ROPE, tmp_path / ROPE)
+    assert RunFolder(run).best_candidate() == run / "iterations" / "0002" / "candidate.py"
+    assert RunFolder(EXAMPLES / RMS_NORM).best_candidate() is None
+
+
+def test_a_best_candidate_edited_after_the_run_is_refused(tmp_path):
+    run = shutil.copytree(EXAMPLES / ROPE, tmp_path / ROPE)
+    best = run / "iterations" / "0002" / "candidate.py"
+    best.write_text(best.read_text() + "# edited\n")
+    with pytest.raises(RuntimeError, match="not the file the judge evaluated"):
+        RunFolder(run).best_candidate()
 
 
 def test_messages_name_the_runs_files_relative_to_it(tmp_path):
