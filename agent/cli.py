@@ -12,6 +12,7 @@ agent ui                                     # review runs in the browser (Strea
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -55,14 +56,65 @@ def _console():
     from rich.console import Console
 
     console = Console()
-    # Piped output (CI logs, files) would otherwise be cut to 80 columns.
-    return console if console.is_terminal else Console(width=170)
+    # Piped output (CI logs, files) would otherwise be cut to 80 columns; COLUMNS, where set, still decides.
+    return console if console.is_terminal or os.environ.get("COLUMNS") else Console(width=170)
+
+
+def _shape_tables(record, console) -> list:
+    """The per-shape table, as one table where it fits the terminal.
+
+    Where it does not, every column but the shape is as wide as its longest value or title word (titles
+    wrap), shape names break after a '/' (tools/report.py: wrap_name) so that none is cut to `lla…`, and
+    columns that still do not fit go to a second table, the shape and dtype repeated: a GPU record keeps
+    all its columns at 80 characters too.
+    """
+    from rich.table import Table
+
+    from tools.report import shape_rows, terminal_columns, wrap_name
+
+    rows, titles = shape_rows(record), terminal_columns(record)
+
+    def build(keys: list[str], widths: dict[str, int], name_width: int | None) -> Table:
+        table = Table(show_lines=False, show_edge=name_width is None)  # narrow: no outer border either
+        for key in keys:
+            justify = "left" if key in {"shape", "dtype", "status", "bound"} else "right"
+            overflow = "fold" if key == "shape" else None  # a part longer than the column: folded, not cut
+            table.add_column(titles[key], justify=justify, width=widths.get(key), overflow=overflow)
+        for row in rows:
+            cells = [wrap_name(row[k], name_width) if k == "shape" and name_width else row[k] for k in keys]
+            table.add_row(*cells, style=None if row["status"] == "ok" else "red")
+        return table
+
+    table = build(list(titles), {}, None)
+    if console.measure(table, options=console.options.update_width(10**4)).maximum <= console.width:
+        return [table]
+    widths = {
+        key: max([len(word) for word in title.split()] + [len(row[key]) for row in rows])
+        for key, title in titles.items()
+        if key != "shape"
+    }
+    # The shape column gets what the others leave, and at least its longest unbreakable part.
+    name_min = max(len(part) for row in rows for part in wrap_name(row["shape"], 1).splitlines())
+
+    def frame(keys: list[str]) -> int:  # a space either side of each column, a border between two
+        return 3 * len(keys) - 1 + sum(widths[k] for k in keys if k != "shape")
+
+    shared, groups = ["shape", "dtype"], [[]]
+    for key in titles:
+        if key in shared:
+            continue
+        if groups[-1] and frame([*shared, *groups[-1], key]) + name_min > console.width:
+            groups.append([])
+        groups[-1].append(key)
+    tables = []
+    for group in groups:
+        keys = [*shared, *group]
+        tables.append(build(keys, widths, max(console.width - frame(keys), name_min)))
+    return tables
 
 
 def _print_record(record, console) -> None:
-    from rich.table import Table
-
-    from tools.report import columns, liger_note, shape_rows
+    from tools.report import CPU_NOTE, GPU_ONLY_NOTE, liger_note, shape_rows
 
     console.print(
         f"[bold]{record.op}[{record.backend}][/bold]  {record.candidate}  "
@@ -73,16 +125,11 @@ def _print_record(record, console) -> None:
         console.print(
             f"  [{colour}]{stage.name:<12}{stage.status:<8}[/{colour}] {stage.seconds:6.1f} s  {stage.message}"
         )
-    rows = shape_rows(record)
-    if rows:
-        titles = columns(record)
-        table = Table(show_lines=False)
-        for key, title in titles.items():
-            table.add_column(title, justify="left" if key in {"shape", "dtype", "status", "bound"} else "right")
-        for row in rows:
-            style = None if row["status"] == "ok" else "red"
-            table.add_row(*(row[k] for k in titles), style=style)
-        console.print(table)
+    if record.timed_on_cpu():
+        console.print(f"[yellow]{CPU_NOTE} {GPU_ONLY_NOTE}[/yellow]")
+    if shape_rows(record):
+        for table in _shape_tables(record, console):
+            console.print(table)
     note = liger_note(record)
     if note:
         console.print(f"[yellow]{note}[/yellow]")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import os
 import re
@@ -41,25 +42,74 @@ def in_clone(clone: Path, *args: str) -> subprocess.CompletedProcess:
     return agent(*args, cwd=clone, env={"PYTHONPATH": str(clone)})
 
 
+def table_lines(text: str) -> list[str]:
+    """The body lines of every table in rich's output: after its header rule, while they have column borders."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        inside = "╇" in line or (inside and "│" in line)
+        if inside and "│" in line:
+            lines.append(line)
+    return lines
+
+
+def shape_names(text: str) -> list[str]:
+    """Shape names as the tables show them, a name broken over lines joined again (a new row has a dtype)."""
+    names = []
+    for line in table_lines(text):
+        shape, dtype = (cell.strip() for cell in line.strip("│").split("│")[:2])  # with or without outer border
+        if dtype:
+            names.append(shape)
+        else:
+            names[-1] += shape
+    return names
+
+
 def test_eval_torch_backend_prints_a_table_and_writes_json(tmp_path):
+    from rich.console import Console
+
+    from agent.cli import _print_record
+    from tools.records import EvalRecord
+
     path = tmp_path / "record.json"
-    done = agent(
-        "eval",
-        "rms_norm",
-        "--backend",
-        "torch",
-        "--shapes",
-        "decode1",
-        "--device",
-        "cpu",
-        "--json",
-        str(path),
-    )
+    args = ("eval", "rms_norm", "--backend", "torch", "--shapes", "decode1", "--device", "cpu", "--json", str(path))
+    done = agent(*args, env={"COLUMNS": "80"})
     assert done.returncode == 0, done.stderr
-    assert "llama3-8b/decode1" in done.stdout and "vs torch" in done.stdout
     assert "OK in" in done.stdout
     record = json.loads(path.read_text())
     assert record["status"] == "ok" and record["op"] == "rms_norm"
+    # 80 columns on the CPU: said to be no performance figures, no GPU-only column, every name whole.
+    assert "they are not performance figures" in done.stdout
+    lines = done.stdout.splitlines()
+    rule = next(i for i, line in enumerate(lines) if "╇" in line)  # below the titles, wrapped or not
+    header = set(" ".join(line for line in lines[:rule] if "┃" in line).replace("┃", " ").split())
+    assert {"vs", "torch", "eager", "µs/call"} <= header
+    assert not {"graph", "bound", "copy", "compile", "liger"} & header
+    assert max(map(len, done.stdout.splitlines())) <= 80 and "…" not in done.stdout
+    assert set(shape_names(done.stdout)) == {c["shape"] for c in record["correctness"]}
+    assert "llama3-8b/decode1" not in table_lines(done.stdout)[0] + table_lines(done.stdout)[2]  # it wrapped
+    # Wide, the same table has each name on one line.
+    wide = io.StringIO()
+    _print_record(EvalRecord.model_validate(record), Console(file=wide, width=170, color_system=None))
+    assert "│ llama3-8b/decode1 " in wide.getvalue() and "…" not in wide.getvalue()
+
+
+def test_a_gpu_record_at_80_columns_keeps_every_column_and_whole_names():
+    from rich.console import Console
+
+    from agent.cli import _print_record, _shape_tables
+    from tools.records import EvalRecord
+    from tools.report import terminal_columns
+
+    record = EvalRecord.model_validate_json((EXAMPLES / ROPE / "iterations" / "0001" / "eval.json").read_text())
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    _print_record(record, console)
+    text = console.file.getvalue()
+    assert max(map(len, text.splitlines())) <= 80 and "…" not in text
+    tables = _shape_tables(record, console)
+    assert len(tables) == 2  # the columns that do not fit beside the names go to a second table
+    assert {c.header for t in tables for c in t.columns} == set(terminal_columns(record).values())
+    names = [c.shape for c in record.correctness if c.seed == record.correctness[0].seed]
+    assert shape_names(text) == list(dict.fromkeys(names)) * 2
 
 
 def test_eval_against_another_file_times_both_in_turn(tmp_path):
