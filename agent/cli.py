@@ -12,6 +12,7 @@ agent ui                                     # review runs in the browser (Strea
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -59,14 +60,65 @@ def _console():
     from rich.console import Console
 
     console = Console()
-    # Piped output (CI logs, files) would otherwise be cut to 80 columns.
-    return console if console.is_terminal else Console(width=170)
+    # Piped output (CI logs, files) would otherwise be cut to 80 columns; COLUMNS, where set, still decides.
+    return console if console.is_terminal or os.environ.get("COLUMNS") else Console(width=170)
+
+
+def _shape_tables(record, console) -> list:
+    """The per-shape table, as one table where it fits the terminal.
+
+    Where it does not, every column but the shape is as wide as its longest value or title word (titles
+    wrap), shape names break after a '/' (tools/report.py: wrap_name) so that none is cut to `lla…`, and
+    columns that still do not fit go to a second table, the shape and dtype repeated: a GPU record keeps
+    all its columns at 80 characters too.
+    """
+    from rich.table import Table
+
+    from tools.report import shape_rows, terminal_columns, wrap_name
+
+    rows, titles = shape_rows(record), terminal_columns(record)
+
+    def build(keys: list[str], widths: dict[str, int], name_width: int | None) -> Table:
+        table = Table(show_lines=False, show_edge=name_width is None)  # narrow: no outer border either
+        for key in keys:
+            justify = "left" if key in {"shape", "dtype", "status", "bound"} else "right"
+            overflow = "fold" if key == "shape" else None  # a part longer than the column: folded, not cut
+            table.add_column(titles[key], justify=justify, width=widths.get(key), overflow=overflow)
+        for row in rows:
+            cells = [wrap_name(row[k], name_width) if k == "shape" and name_width else row[k] for k in keys]
+            table.add_row(*cells, style=None if row["status"] == "ok" else "red")
+        return table
+
+    table = build(list(titles), {}, None)
+    if console.measure(table, options=console.options.update_width(10**4)).maximum <= console.width:
+        return [table]
+    widths = {
+        key: max([len(word) for word in title.split()] + [len(row[key]) for row in rows])
+        for key, title in titles.items()
+        if key != "shape"
+    }
+    # The shape column gets what the others leave, and at least its longest unbreakable part.
+    name_min = max(len(part) for row in rows for part in wrap_name(row["shape"], 1).splitlines())
+
+    def frame(keys: list[str]) -> int:  # a space either side of each column, a border between two
+        return 3 * len(keys) - 1 + sum(widths[k] for k in keys if k != "shape")
+
+    shared, groups = ["shape", "dtype"], [[]]
+    for key in titles:
+        if key in shared:
+            continue
+        if groups[-1] and frame([*shared, *groups[-1], key]) + name_min > console.width:
+            groups.append([])
+        groups[-1].append(key)
+    tables = []
+    for group in groups:
+        keys = [*shared, *group]
+        tables.append(build(keys, widths, max(console.width - frame(keys), name_min)))
+    return tables
 
 
 def _print_record(record, console) -> None:
-    from rich.table import Table
-
-    from tools.report import columns, liger_note, shape_rows
+    from tools.report import CPU_NOTE, GPU_ONLY_NOTE, liger_note, shape_rows
 
     console.print(
         f"[bold]{record.op}[{record.backend}][/bold]  {record.candidate}  "
@@ -77,16 +129,11 @@ def _print_record(record, console) -> None:
         console.print(
             f"  [{colour}]{stage.name:<12}{stage.status:<8}[/{colour}] {stage.seconds:6.1f} s  {stage.message}"
         )
-    rows = shape_rows(record)
-    if rows:
-        titles = columns(record)
-        table = Table(show_lines=False)
-        for key, title in titles.items():
-            table.add_column(title, justify="left" if key in {"shape", "dtype", "status", "bound"} else "right")
-        for row in rows:
-            style = None if row["status"] == "ok" else "red"
-            table.add_row(*(row[k] for k in titles), style=style)
-        console.print(table)
+    if record.timed_on_cpu():
+        console.print(f"[yellow]{CPU_NOTE} {GPU_ONLY_NOTE}[/yellow]")
+    if shape_rows(record):
+        for table in _shape_tables(record, console):
+            console.print(table)
     note = liger_note(record)
     if note:
         console.print(f"[yellow]{note}[/yellow]")
@@ -222,11 +269,10 @@ def cmd_bench(args) -> int:
 
     console = _console()
     if not torch.cuda.is_available() and args.device != "cpu":
-        console.print(
-            "[red]agent bench needs a GPU[/red]: timings on the CPU say nothing about kernels. "
+        raise RuntimeError(
+            "agent bench needs a GPU: timings on the CPU say nothing about kernels. "
             "Pass --device cpu to exercise the pipeline anyway."
         )
-        return 2
     status = 0
     for op in args.ops:
         progress, on_event = _progress()
@@ -295,6 +341,9 @@ def cmd_infer(args) -> int:
 def cmd_compare(args) -> int:
     from tools.llama.infer import compare, format_comparison, read_record
 
+    for name, path in (("A.json", args.a), ("B.json", args.b)):
+        if not Path(path).is_file():
+            raise ValueError(f"{name} {path}: no such file (agent infer --json PATH writes one)")
     a, b = read_record(args.a), read_record(args.b)
     result = compare(a, b)
     if result.refused:
@@ -384,12 +433,13 @@ def cmd_optimize(args) -> int:
 
     console = _console()
     _check_e2e_options(args)
+    if args.candidate and not Path(args.candidate).is_file():
+        raise ValueError(f"--candidate {args.candidate}: no such kernel file")
     if not torch.cuda.is_available():
-        console.print(
-            "[red]agent optimize needs a GPU[/red]: every proposal is compiled, checked and timed on the device, "
+        raise RuntimeError(
+            "agent optimize needs a GPU: every proposal is compiled, checked and timed on the device, "
             "and PyTorch sees none here. Run it on a GPU host (python -m agent optimize ...)."
         )
-        return 2
     if args.backend == "torch":
         raise ValueError("the torch backend is the reference, not something to optimise; pick tilelang or ninetoothed")
     e2e_lengths = {
@@ -413,7 +463,7 @@ def cmd_optimize(args) -> int:
         timeout_s=args.timeout,
         batches=args.batches,
         compile_timeout_s=args.compile_timeout or None,
-        start_source=args.candidate,
+        start_source=str(Path(args.candidate).resolve()) if args.candidate else None,  # run.json: repo-relative
         profile=args.profile,
         e2e=args.e2e,
         e2e_model=str(Path(args.e2e_model).resolve()) if args.e2e_model else None,  # a resume may start elsewhere
@@ -474,22 +524,32 @@ def cmd_export(args) -> int:
 
 
 def cmd_adopt(args) -> int:
+    """The best version from the run folder (not its worktree, which may be on another machine) into the kernel
+    file, resolved in this clone: run.json records it relative to the repository root."""
     from agent.runfolder import RunFolder
-    from tools.workspace import Workspace
+    from tools.paths import PROJECT_ROOT, resolve_path
 
     folder = RunFolder.open(Path(args.runs_dir), args.run_id)
     run = folder.read_json("run.json")
-    kernel = Path(run["kernel_file"])
+    recorded = run.get("kernel_file")
+    if not recorded:
+        raise ValueError(f"run {args.run_id}: run.json names no kernel file; the run folder is incomplete")
+    kernel = resolve_path(recorded)
+    best = folder.best_candidate(run)
+    if best is None:
+        print(f"run {args.run_id} accepted no version: its best is the kernel it started from; {recorded} is unchanged")
+        return 0
+    if not kernel.parent.is_dir():
+        raise FileNotFoundError(f"{recorded}: no folder {kernel.parent} in this clone ({PROJECT_ROOT})")
     started_from = (folder.path / "iterations" / "0000" / "candidate.py").read_text()
     if kernel.exists() and kernel.read_text() != started_from and not args.force:
         raise RuntimeError(
-            f"{kernel} changed since the run started; adopting would overwrite your edits (use --force to do it anyway)"
+            f"{recorded} changed since the run started; adopting would overwrite your edits "
+            "(use --force to do it anyway)"
         )
-    best = Workspace.from_dict(run["workspace"]).read()
-    kernel.write_text(best)
-    print(
-        f"{kernel} now holds the best version of run {args.run_id} (iteration {run.get('best', {}).get('iteration')})"
-    )
+    kernel.write_text(best.read_text())
+    iteration = run["best"]["iteration"]
+    print(f"{recorded} now holds the best version of run {args.run_id} (iteration {iteration}, {best.name})")
     return 0
 
 

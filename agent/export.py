@@ -18,6 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from agent.runfolder import RunFolder
+from tools.paths import record_path
 from tools.records import EvalRecord
 
 SCOPE_LABELS = {"eager": "eager", "graph": "graph", "legacy": "legacy (pre-judge, untrusted)"}
@@ -230,7 +231,7 @@ def prompts_markdown(folder: RunFolder) -> str:
         if event.get("reasks"):
             asked += f"; re-asked {event['reasks']} time(s)"
         patch = r["dir"] / f"diff{r['suffix']}.patch"
-        candidate = r["dir"] / f"candidate{r['suffix']}.py"
+        candidate = record_path(r["dir"] / f"candidate{r['suffix']}.py")  # repo-relative, not this machine's
         command = f"agent eval {config['op']} --backend {config['backend']} --candidate {candidate}"
         decision = r["decision"]["reason"] if r["decision"] else "none"
         adopted = f"yes, commit {r['commit'][:10]}" if r["adopted"] else "no"

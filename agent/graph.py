@@ -9,7 +9,9 @@ is not committed.
 Nodes return partial state updates; what they need beyond the state (config,
 policy, run folder, git workspace) is bound when the graph is built. The state
 is checkpointed to SQLite after every node, so a killed run resumes at the node
-it was in, and every finished iteration stays in the run folder.
+it was in, and every finished iteration stays in the run folder. The state's
+paths are relative to the run folder (RunFolder.locate reads them), so a
+checkpoint names no folder of the machine it was written on.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from tools.records import EvalRecord
 from tools.report import shape_rows
 from tools.workspace import Workspace
 
+USER_STOP = "stopped by the user (Ctrl-C)"  # the one stop reason agent resume goes on from
+
 
 @dataclass
 class Deps:
@@ -58,7 +62,7 @@ def _config_of(source: str) -> dict | None:
         return None
 
 
-def _load(path: str) -> EvalRecord:
+def _load(path: Path) -> EvalRecord:
     return EvalRecord.model_validate_json(Path(path).read_text())
 
 
@@ -100,16 +104,18 @@ def _evaluate(deps: Deps, candidate: Path, incumbent: str | None) -> EvalRecord:
     )
 
 
-def _save_evaluation(folder: Path, record: EvalRecord, suffix: str) -> str:
+def _save_evaluation(run: RunFolder, folder: Path, record: EvalRecord, suffix: str) -> str:
+    """eval.json (and the kernel sources, the profile) beside the candidate; returns its path in the run folder."""
     path = folder / f"eval{suffix}.json"
-    path.write_text(record.model_dump_json(indent=1) + "\n")
+    record.candidate = run.relative(folder / f"candidate{suffix}.py")  # the file evaluated, wherever the run goes
+    path.write_text(run.portable(record.model_dump_json(indent=1)) + "\n")
     if record.compile and record.compile.sources:
         extension = {"cuda": "cu", "triton": "py"}.get(record.compile.sources[0].language, "txt")
         text = "\n\n".join(f"// {s.key}\n{s.text}" for s in record.compile.sources)
         (folder / f"generated{suffix}.{extension}").write_text(text)
     if record.profile:
         (folder / f"profile{suffix}.txt").write_text(summarise(record.profile) + "\n")
-    return str(path)
+    return run.relative(path)
 
 
 def build_graph(deps: Deps, checkpointer=None):
@@ -125,7 +131,7 @@ def build_graph(deps: Deps, checkpointer=None):
         candidate.write_text(source)
         folder.event("baseline_start")
         record = _evaluate(deps, candidate, incumbent=None)
-        eval_path = _save_evaluation(iteration_dir, record, "")
+        eval_path = _save_evaluation(folder, iteration_dir, record, "")
         folder.event("baseline_end", status=record.status, message=record.message)
         if record.status != "ok":
             return {"stop_reason": f"the starting kernel fails ({record.message}); fix it before optimising"}
@@ -135,7 +141,7 @@ def build_graph(deps: Deps, checkpointer=None):
                 result = gate.check(candidate, 0, 0)
             except ModelRunFailed as err:
                 return {"stop_reason": f"the e2e check cannot run: {err}"}
-            gate.record(Path(eval_path), result)
+            gate.record(folder.locate(eval_path), result)
             if not result.ok:
                 return {"stop_reason": f"the starting kernel fails the e2e check ({result.message}); fix it first"}
         folder.update_run(start=_summary(record), best=_summary(record) | {"iteration": 0})
@@ -143,7 +149,7 @@ def build_graph(deps: Deps, checkpointer=None):
             deps.on_iteration({"iteration": 0, "rationale": "starting kernel", "outcome": "baseline", "record": record})
         return {
             "iteration": 0,
-            "best_path": str(candidate),
+            "best_path": folder.relative(candidate),
             "best_eval": eval_path,
             "attempts": [],
             "commits": [],
@@ -152,8 +158,8 @@ def build_graph(deps: Deps, checkpointer=None):
 
     def propose(state: LoopState) -> dict:
         iteration = state["iteration"] + 1
-        best_source = Path(state["best_path"]).read_text()
-        best = _load(state["best_eval"])
+        best_source = folder.locate(state["best_path"]).read_text()
+        best = _load(folder.locate(state["best_eval"]))
         context = ProposalContext(
             op=c.op,
             backend=c.backend,
@@ -191,7 +197,7 @@ def build_graph(deps: Deps, checkpointer=None):
                 (iteration_dir / f"prompt{suffix}.md").write_text(proposal.prompt)
             if proposal.response:
                 (iteration_dir / f"response{suffix}.md").write_text(proposal.response)
-            stored.append({**proposal.to_dict(), "path": str(path)})
+            stored.append({**proposal.to_dict(), "path": folder.relative(path)})
             folder.event(
                 "proposal",
                 iteration=iteration,
@@ -209,8 +215,9 @@ def build_graph(deps: Deps, checkpointer=None):
         for i, proposal in enumerate(state["proposals"]):
             suffix = candidate_suffix(i)
             folder.event("evaluate_start", iteration=state["iteration"], index=i)
-            record = _evaluate(deps, Path(proposal["path"]), incumbent=state["best_path"])
-            eval_path = _save_evaluation(iteration_dir, record, suffix)
+            incumbent = str(folder.locate(state["best_path"]))
+            record = _evaluate(deps, folder.locate(proposal["path"]), incumbent=incumbent)
+            eval_path = _save_evaluation(folder, iteration_dir, record, suffix)
             folder.event(
                 "evaluate_end", iteration=state["iteration"], index=i, status=record.status, message=record.message
             )
@@ -221,8 +228,8 @@ def build_graph(deps: Deps, checkpointer=None):
         """Checks accepted candidates, fastest first, until one keeps the tokens; those that change them fail."""
         accepted = [i for i, d in enumerate(decisions) if d.accepted]
         for i in sorted(accepted, key=lambda i: -(decisions[i].geomean_speedup or 0)):
-            result = gate.check(Path(state["proposals"][i]["path"]), state["iteration"], i)
-            records[i] = gate.record(Path(state["results"][i]["eval"]), result)
+            result = gate.check(folder.locate(state["proposals"][i]["path"]), state["iteration"], i)
+            records[i] = gate.record(folder.locate(state["results"][i]["eval"]), result)
             if result.ok:
                 return  # the slower ones lose to this one anyway
             decisions[i] = decide(records[i], against_best=True)
@@ -230,7 +237,7 @@ def build_graph(deps: Deps, checkpointer=None):
     def decide_node(state: LoopState) -> dict:
         best_index, best_speedup = None, 0.0
         results, attempts = [], list(state.get("attempts", []))
-        records = [_load(result["eval"]) for result in state["results"]]
+        records = [_load(folder.locate(result["eval"])) for result in state["results"]]
         decisions = [decide(record, against_best=True) for record in records]
         if gate is not None:
             check_end_to_end(state, records, decisions)
@@ -267,7 +274,7 @@ def build_graph(deps: Deps, checkpointer=None):
     def commit(state: LoopState) -> dict:
         index = state["accepted"]
         proposal = state["proposals"][index]
-        record = _load(state["results"][index]["eval"])
+        record = _load(folder.locate(state["results"][index]["eval"]))
         decision = state["results"][index]["decision"]
         fraction = record.median_fraction_of_copy()
         gbps = record.median_gbps()
@@ -300,7 +307,7 @@ def build_graph(deps: Deps, checkpointer=None):
         this_round = [a for a in attempts if a.iteration == iteration]
         texts = []
         for i, attempt in enumerate(this_round):
-            record = _load(state["results"][i]["eval"])
+            record = _load(folder.locate(state["results"][i]["eval"]))
             fraction = record.median_fraction_of_copy()
             summary = (
                 f"geomean {attempt.geomean_vs_best:.3f}x vs the best" if attempt.geomean_vs_best else record.message
@@ -333,7 +340,7 @@ def build_graph(deps: Deps, checkpointer=None):
                     }
                 )
         (folder.iteration_dir(iteration) / "reflection.md").write_text("\n\n".join(texts) + "\n")
-        return {"stop_reason": _stop_reason(deps, state)}
+        return {"stop_reason": stop_reason(deps, state)}
 
     def after_baseline(state: LoopState) -> Literal["propose", "__end__"]:
         return END if state.get("stop_reason") else "propose"
@@ -388,16 +395,17 @@ def _summary(record: EvalRecord) -> dict:
     }
 
 
-def _stop_reason(deps: Deps, state: LoopState) -> str | None:
+def stop_reason(deps: Deps, state: LoopState) -> str | None:
+    """Why the run ends after this iteration, or None to go on."""
     c = deps.config
     if deps.stop_requested[0]:
-        return "stopped by the user (Ctrl-C)"
+        return USER_STOP
     if state["iteration"] >= c.iterations:
         return f"reached --iterations {c.iterations}"
     if c.time_budget_s is not None and time.time() - state.get("started", time.time()) >= c.time_budget_s:
         return f"reached --time-budget {c.time_budget_s:.0f} s"
     if c.target_fraction is not None:
-        fraction = _load(state["best_eval"]).median_fraction_of_copy()
+        fraction = _load(deps.folder.locate(state["best_eval"])).median_fraction_of_copy()
         if fraction is not None and fraction >= c.target_fraction:
             return f"reached --target {c.target_fraction:.2f} of copy bandwidth (median shape {fraction:.2f})"
     return None

@@ -10,13 +10,13 @@ import git
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from agent.config import RunConfig
-from agent.graph import Deps, build_graph
+from agent.graph import USER_STOP, Deps, build_graph, stop_reason
 from agent.policies.base import Policy
 from agent.runfolder import RUNS_DIR, RunFolder, new_run_id, now
 from kernels import registry
 from kernels import target as targets
 from tools.env import collect_environment
-from tools.paths import default_candidate
+from tools.paths import default_candidate, record_path, resolve_path
 from tools.workspace import Workspace
 
 # Each iteration is about five graph steps; LangGraph's default limit (25) would end a run early.
@@ -34,7 +34,8 @@ def make_policy(config: RunConfig) -> Policy:
 
 
 def _kernel_file(config: RunConfig) -> Path:
-    path = Path(config.start_source) if config.start_source else default_candidate(config.op, config.backend)
+    """The file the run starts from; a relative start_source is in the repository, as run.json records it."""
+    path = resolve_path(config.start_source) if config.start_source else default_candidate(config.op, config.backend)
     if path is None:
         raise ValueError("the torch backend has no kernel file to optimise; pass start_source")
     if not path.exists():
@@ -64,14 +65,16 @@ def optimize(
         shutil.rmtree(folder.path, ignore_errors=True)  # no half-made run left behind
         raise
     environment = collect_environment(targets.select(config.target))
+    if config.start_source:  # as it was found, not as the caller spelled it (relative to their cwd, say)
+        config = config.model_copy(update={"start_source": record_path(kernel_file)})
     folder.update_run(
         run_id=run_id,
         created=now(),
         status="running",
         config=config.model_dump(),
         environment=environment.model_dump(),
-        kernel_file=str(kernel_file),
-        workspace=workspace.to_dict(),
+        kernel_file=record_path(kernel_file),  # adopt writes it in the clone it runs in
+        workspace=workspace.to_dict(relative_to=folder.path),
     )
     folder.event("run_start", run_id=run_id, op=config.op, backend=config.backend, policy=config.policy)
     return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=True)
@@ -88,7 +91,13 @@ def resume(
     folder = RunFolder.open(runs_dir, run_id)
     run = folder.read_json("run.json")
     config = RunConfig.model_validate(run["config"])
-    workspace = Workspace.from_dict(run["workspace"])
+    workspace = folder.workspace(run)
+    if not workspace.worktree.is_dir():
+        raise FileNotFoundError(
+            f"run {run_id}: its git worktree {workspace.worktree} is missing, so accepted versions have nowhere "
+            "to be committed; resume the run where it ran (a run folder copied from another machine can be "
+            "read with agent export and agent ui, not resumed)"
+        )
     targets.select(config.target)
     folder.update_run(status="running")
     folder.event("run_resume", run_id=run_id)
@@ -120,8 +129,11 @@ def _run(
         snapshot = None if fresh else graph.get_state(thread)
         if snapshot is not None and not snapshot.next and not snapshot.tasks:
             final = snapshot.values
-            folder.event("run_end", stop_reason=final.get("stop_reason"), note="already finished")
-            return folder.update_run(status="finished")
+            if final.get("stop_reason") != USER_STOP:
+                folder.event("run_end", stop_reason=final.get("stop_reason"), note="already finished")
+                return folder.update_run(status="finished")
+            # Ctrl-C ended the graph after an iteration: go on from there, unless a limit is reached by now.
+            graph.update_state(thread, {"stop_reason": stop_reason(deps, final)}, as_node="reflect")
         final = graph.invoke({} if fresh else None, thread)
     status = "stopped" if deps.stop_requested[0] else "finished"
     folder.event("run_end", stop_reason=final.get("stop_reason"), commits=final.get("commits", []))

@@ -7,7 +7,11 @@
     e2e_reference.json  the torch backend's greedy tokens for --e2e, computed once per run
     checkpoints.sqlite  LangGraph state
 
-The UI and `agent export` need only this folder.
+The UI and `agent export` need only this folder. Its files record paths that survive copying it
+to another folder or clone (tools/paths.py): files of the run (`workspace.worktree`, each eval.json's
+`candidate`, the checkpointed state's paths) relative to the run folder, the kernel file the run
+started from (`kernel_file`, `config.start_source`) relative to the repository root, and a file outside
+the repository absolute.
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ import os
 import secrets
 from pathlib import Path
 
-from tools.paths import PROJECT_ROOT
+from tools.paths import PROJECT_ROOT, record_path, sha256_file
+from tools.workspace import Workspace
 
 RUNS_DIR = PROJECT_ROOT / "runs"
 
@@ -69,6 +74,40 @@ class RunFolder:
     def checkpoints(self) -> Path:
         return self.path / "checkpoints.sqlite"
 
+    def relative(self, path: str | Path) -> str:
+        """How this run's files record `path`: relative to the run folder when inside it, else absolute."""
+        return record_path(path, self.path)
+
+    def portable(self, text: str) -> str:
+        """`text` (a record's messages and notes) with this machine's run folder and repository root left out,
+        so that a message names the run's files as its path fields do (`iterations/0001/candidate.py`)."""
+        for base in dict.fromkeys((str(self.path.resolve()), str(self.path.absolute()), str(PROJECT_ROOT))):
+            text = text.replace(base + os.sep, "")
+        return text
+
+    def locate(self, recorded: str | Path) -> Path:
+        """A path this run recorded, on this machine.
+
+        Relative: inside the run folder. Absolute, from a run written before paths were relative (its
+        checkpoint still holds them): a path through a folder named after the run id is taken to be this
+        folder's file, where that exists, so a run folder copied or moved elsewhere still finds its own files.
+        """
+        path = Path(recorded)
+        if not path.is_absolute():
+            return self.path / path
+        parts = path.parts
+        if self.run_id in parts:
+            last = len(parts) - 1 - parts[::-1].index(self.run_id)
+            here = self.path.joinpath(*parts[last + 1 :])
+            if here.exists():
+                return here
+        return path
+
+    def workspace(self, run: dict | None = None) -> Workspace:
+        """The run's git workspace, its worktree located on this machine."""
+        data = (run if run is not None else self.read_json("run.json"))["workspace"]
+        return Workspace.from_dict({**data, "worktree": str(self.locate(data["worktree"]))})
+
     def iteration_dir(self, iteration: int) -> Path:
         folder = self.path / "iterations" / f"{iteration:04d}"
         folder.mkdir(parents=True, exist_ok=True)
@@ -94,11 +133,44 @@ class RunFolder:
         return current
 
     def event(self, kind: str, **payload) -> None:
-        line = json.dumps({"time": now(), "event": kind, **payload})
+        line = self.portable(json.dumps({"time": now(), "event": kind, **payload}))
         with open(self.path / "events.jsonl", "a") as f:
             f.write(line + "\n")
             f.flush()
             os.fsync(f.fileno())
+
+    def best_candidate(self, run: dict | None = None) -> Path | None:
+        """The candidate file of the run's best accepted version, as the judge evaluated it; None if none was.
+
+        From the run folder alone (its git worktree may be on another machine): run.json names the
+        iteration, that iteration's decide event the candidate, and its eval.json the file's hash.
+        """
+        run = run if run is not None else self.read_json("run.json")
+        best = run.get("best") or {}
+        iteration = best.get("iteration")
+        if not iteration or not best.get("commit"):
+            return None
+        decided = [e for e in self.events() if e.get("event") == "decide" and e.get("iteration") == iteration]
+        index = decided[-1].get("accepted") if decided else None
+        if index is None:
+            raise RuntimeError(
+                f"run {self.run_id}: run.json says iteration {iteration} was accepted, but events.jsonl has no "
+                "decision accepting a candidate of it; the run folder is incomplete"
+            )
+        suffix = candidate_suffix(index)
+        folder = self.path / "iterations" / f"{iteration:04d}"
+        candidate, record = folder / f"candidate{suffix}.py", folder / f"eval{suffix}.json"
+        try:
+            evaluated = json.loads(record.read_text())["candidate_sha256"]
+            actual = sha256_file(candidate)
+        except (OSError, KeyError, json.JSONDecodeError) as err:
+            raise RuntimeError(f"run {self.run_id}: cannot read the best version's files in {folder}: {err}") from err
+        if actual != evaluated:
+            raise RuntimeError(
+                f"{candidate} is not the file the judge evaluated (its sha256 differs from {record.name}'s); "
+                "the run folder was edited after the run"
+            )
+        return candidate
 
     def events(self) -> list[dict]:
         path = self.path / "events.jsonl"

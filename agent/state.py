@@ -1,4 +1,7 @@
-"""The loop's state: plain, JSON-friendly values, checkpointed by LangGraph after every node."""
+"""The loop's state: plain, JSON-friendly values, checkpointed by LangGraph after every node.
+
+Paths are relative to the run folder (agent/runfolder.py: RunFolder.relative, RunFolder.locate).
+"""
 
 from __future__ import annotations
 
@@ -9,15 +12,15 @@ class LoopState(TypedDict, total=False):
     iteration: int
     """The iteration being worked on; 0 is the evaluation of the starting kernel."""
     best_path: str
-    """Kernel file of the current best version (inside the run folder)."""
+    """Kernel file of the current best version, in the run folder: iterations/NNNN/candidate.py."""
     best_eval: str
-    """eval.json of the current best version."""
+    """eval.json of the current best version, in the run folder."""
     attempts: list[dict]
     """Every proposal so far and its outcome (agent.policies.base.Attempt as a dict)."""
     proposals: list[dict]
-    """This iteration's proposals (Proposal dicts plus the candidate file's path)."""
+    """This iteration's proposals (Proposal dicts plus `path`, the candidate file's in the run folder)."""
     results: list[dict]
-    """This iteration's evaluations: eval.json path and the decision, one per proposal."""
+    """This iteration's evaluations: `eval` (eval.json in the run folder) and the decision, one per proposal."""
     accepted: int | None
     """Index into `proposals` of the version to commit, or None."""
     commits: list[str]

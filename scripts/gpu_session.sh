@@ -47,8 +47,9 @@ import json, subprocess, sys
 from pathlib import Path
 run, out = Path(sys.argv[1]), sys.argv[2]
 ws = json.loads((run / "run.json").read_text()).get("workspace") or {}
-if ws.get("worktree") and Path(ws["worktree"]).exists():
-    patch = subprocess.run(["git", "-C", ws["worktree"], "format-patch", "--stdout", f"{ws['base_commit']}..{ws['branch']}"],
+worktree = run / ws.get("worktree", "")  # relative to the run folder (older runs: absolute)
+if ws.get("worktree") and worktree.exists():
+    patch = subprocess.run(["git", "-C", str(worktree), "format-patch", "--stdout", f"{ws['base_commit']}..{ws['branch']}"],
                            capture_output=True, text=True)
     Path(out).write_text(patch.stdout)
 EOF

@@ -266,7 +266,10 @@ class Environment(BaseModel):
 class EvalRecord(BaseModel):
     op: str
     backend: str
-    candidate: str
+    candidate: str = Field(
+        description="the file evaluated: relative to the repository root, or in a run folder's eval.json to the "
+        "run folder; absolute outside both (tools/paths.py); 'torch reference' for the reference itself"
+    )
     candidate_sha256: str
     harness_sha256: str
     started: str
@@ -287,6 +290,19 @@ class EvalRecord(BaseModel):
 
     def stage(self, name: StageName) -> StageResult | None:
         return next((s for s in self.stages if s.name == name), None)
+
+    def timed_on_cpu(self) -> bool:
+        """The benchmark ran on the CPU (the judge's wall clock): its timings check the evaluator, not a kernel.
+
+        A CPU run has no graph scope, no copy roofline and no torch.compile or Liger baseline (each is timed on a
+        GPU only: tools/evaluator/judge.py). Without timings (no benchmark stage): whether a GPU was seen.
+        """
+        methods = {
+            r.candidate.method for b in self.benchmark for r in (b.eager, b.graph, b.legacy) if r and r.candidate
+        }
+        if methods:
+            return methods == {"wall"}
+        return self.environment is not None and self.environment.device is None
 
     def decision_scope(self) -> ScopeName | None:
         """The scope decisions use: graph where every timed shape has one, else eager, else legacy."""

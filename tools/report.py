@@ -7,13 +7,31 @@ fraction of copy and speedups are of the record's decision scope, named in the c
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from tools.records import EvalRecord, ShapeBenchmark, ShapeCorrectness
 
+# Columns only a GPU fills: CUDA-graph replay, host/device bound (eager against graph), the copy roofline, and
+# the torch.compile and Liger baselines (tools/evaluator/judge.py times those on a GPU only).
+GPU_ONLY = ("graph_us", "bound", "of_copy", "vs_compile", "vs_liger")
+
+CPU_NOTE = (
+    "CPU run: these timings are the judge's wall clock on the CPU, with runners sharing its cores. They check "
+    "the evaluator; they are not performance figures."
+)
+GPU_ONLY_NOTE = "Left out, as only a GPU measures them: graph µs/call, bound, % of copy, vs compile, vs liger."
+
 
 def _fmt(value: float | None, spec: str, suffix: str = "") -> str:
     return "-" if value is None else f"{value:{spec}}{suffix}"
+
+
+def gbps_text(value: float | None) -> str:
+    """GB/s to three significant figures (a whole number from 100 up): 4823, 47.7, 0.0234."""
+    if value is None:
+        return "-"
+    return f"{value:.0f}" if value >= 100 else f"{value:.3g}"
 
 
 def _us(b: ShapeBenchmark | None, scope: str) -> str:
@@ -62,7 +80,7 @@ def shape_rows(record: EvalRecord) -> list[dict[str, str]]:
                 "eager_us": _us(b, "eager") if scope != "legacy" else _us(b, "legacy"),
                 "graph_us": _us(b, "graph"),
                 "bound": (b.bound() or "-") if b else "-",
-                "gbps": _fmt(result.gbps if result else None, ".0f" if result and (result.gbps or 0) >= 10 else ".2f"),
+                "gbps": gbps_text(result.gbps if result else None),
                 "of_copy": _fmt(
                     100 * result.fraction_of_copy if result and result.fraction_of_copy else None, ".0f", "%"
                 ),
@@ -96,6 +114,37 @@ def columns(record: EvalRecord) -> dict[str, str]:
     if not any(b.scope(scope) and b.scope(scope).speedup_vs_incumbent for b in record.benchmark):
         titles.pop("vs_best")
     return titles
+
+
+def terminal_columns(record: EvalRecord) -> dict[str, str]:
+    """`columns` for a terminal: a CPU run without the columns only a GPU fills, all '-' (GPU_ONLY_NOTE says so).
+
+    A results file (bench_markdown) keeps them all: one layout for every device.
+    """
+    titles = columns(record)
+    return {k: t for k, t in titles.items() if k not in GPU_ONLY} if record.timed_on_cpu() else titles
+
+
+def wrap_name(name: str, width: int) -> str:
+    """A shape name on lines of at most `width`: broken after a '/', and inside a longer part after a '-'.
+
+    Filled from the end, so the last parts stay together: `llama3-8b/decode1/q` at 18 is `llama3-8b/` +
+    `decode1/q`. A part with neither (longer than `width`) stays whole, for the table to fold.
+    """
+
+    def pack(tokens: list[str]) -> list[str]:
+        lines: list[str] = []
+        for token in reversed(tokens):
+            if lines and len(lines[0]) + len(token) <= width:
+                lines[0] = token + lines[0]
+            else:
+                lines.insert(0, token)
+        return lines
+
+    lines = []
+    for line in pack(re.findall(r"[^/]*/|[^/]+", name)):
+        lines += [line] if len(line) <= width else pack(re.findall(r"[^-]*-|[^-]+", line))
+    return "\n".join(lines)
 
 
 def liger_note(record: EvalRecord, limit: int = 3) -> str | None:
@@ -136,6 +185,8 @@ def bench_markdown(op: str, records: list[EvalRecord]) -> str:
         note = liger_note(record)
         if note:
             lines += [note, ""]
+        if record.timed_on_cpu():
+            lines += [CPU_NOTE, ""]
         rows = shape_rows(record)
         if not rows:
             continue

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import git
 
+from tools.paths import record_path
+
 AGENT = git.Actor("kernel-workbench agent", "agent@kernel-workbench.invalid")
 
 # In the repository's common git dir: held while a run adds its worktree (see _worktree_lock).
@@ -104,9 +106,10 @@ class Workspace:
         commits = list(self.repo.iter_commits(f"{self.base_commit}..{self.branch}"))
         return [(c.hexsha, c.message.strip()) for c in reversed(commits)]
 
-    def to_dict(self) -> dict:
+    def to_dict(self, relative_to: Path | None = None) -> dict:
+        """As run.json keeps it; with `relative_to` (the run folder), the worktree relative to that folder."""
         return {
-            "worktree": str(self.worktree),
+            "worktree": record_path(self.worktree, relative_to) if relative_to is not None else str(self.worktree),
             "branch": self.branch,
             "kernel_relpath": self.kernel_relpath,
             "base_commit": self.base_commit,

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,34 +16,100 @@ import pytest
 import torch
 
 ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "runs"
+ROPE = "20261129-131457-rope-tilelang-5df4"  # ran in /tmp/wb on the H200 host; iteration 2 accepted
+# An absolute path of some machine: what no record or export should carry from one clone to another.
+ABSOLUTE = re.compile(r"(?<![\w.-])/(?:work|tmp|home|root|Users)/")
 
 
-def agent(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def agent(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "agent", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
     )
 
 
+def clone_with(run_id: str, tmp_path: Path) -> Path:
+    """Another clone, at another path: the packages the CLI imports and one example run, nothing of ROOT's."""
+    clone = tmp_path / "elsewhere" / "clone"
+    for part in ("agent", "tools", "kernels", "prompts"):
+        shutil.copytree(ROOT / part, clone / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(EXAMPLES / run_id, clone / "examples" / "runs" / run_id)
+    return clone
+
+
+def in_clone(clone: Path, *args: str) -> subprocess.CompletedProcess:
+    return agent(*args, cwd=clone, env={"PYTHONPATH": str(clone)})
+
+
+def table_lines(text: str) -> list[str]:
+    """The body lines of every table in rich's output: after its header rule, while they have column borders."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        inside = "╇" in line or (inside and "│" in line)
+        if inside and "│" in line:
+            lines.append(line)
+    return lines
+
+
+def shape_names(text: str) -> list[str]:
+    """Shape names as the tables show them, a name broken over lines joined again (a new row has a dtype)."""
+    names = []
+    for line in table_lines(text):
+        shape, dtype = (cell.strip() for cell in line.strip("│").split("│")[:2])  # with or without outer border
+        if dtype:
+            names.append(shape)
+        else:
+            names[-1] += shape
+    return names
+
+
 def test_eval_torch_backend_prints_a_table_and_writes_json(tmp_path):
+    from rich.console import Console
+
+    from agent.cli import _print_record
+    from tools.records import EvalRecord
+
     path = tmp_path / "record.json"
-    done = agent(
-        "eval",
-        "rms_norm",
-        "--backend",
-        "torch",
-        "--shapes",
-        "decode1",
-        "--device",
-        "cpu",
-        "--json",
-        str(path),
-    )
+    args = ("eval", "rms_norm", "--backend", "torch", "--shapes", "decode1", "--device", "cpu", "--json", str(path))
+    done = agent(*args, env={"COLUMNS": "80"})
     assert done.returncode == 0, done.stderr
-    assert "llama3-8b/decode1" in done.stdout and "vs torch" in done.stdout
     assert "OK in" in done.stdout
     record = json.loads(path.read_text())
     assert record["status"] == "ok" and record["op"] == "rms_norm"
+    # 80 columns on the CPU: said to be no performance figures, no GPU-only column, every name whole.
+    assert "they are not performance figures" in done.stdout
+    lines = done.stdout.splitlines()
+    rule = next(i for i, line in enumerate(lines) if "╇" in line)  # below the titles, wrapped or not
+    header = set(" ".join(line for line in lines[:rule] if "┃" in line).replace("┃", " ").split())
+    assert {"vs", "torch", "eager", "µs/call"} <= header
+    assert not {"graph", "bound", "copy", "compile", "liger"} & header
+    assert max(map(len, done.stdout.splitlines())) <= 80 and "…" not in done.stdout
+    assert set(shape_names(done.stdout)) == {c["shape"] for c in record["correctness"]}
+    assert "llama3-8b/decode1" not in table_lines(done.stdout)[0] + table_lines(done.stdout)[2]  # it wrapped
+    # Wide, the same table has each name on one line.
+    wide = io.StringIO()
+    _print_record(EvalRecord.model_validate(record), Console(file=wide, width=170, color_system=None))
+    assert "│ llama3-8b/decode1 " in wide.getvalue() and "…" not in wide.getvalue()
+
+
+def test_a_gpu_record_at_80_columns_keeps_every_column_and_whole_names():
+    from rich.console import Console
+
+    from agent.cli import _print_record, _shape_tables
+    from tools.records import EvalRecord
+    from tools.report import terminal_columns
+
+    record = EvalRecord.model_validate_json((EXAMPLES / ROPE / "iterations" / "0001" / "eval.json").read_text())
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    _print_record(record, console)
+    text = console.file.getvalue()
+    assert max(map(len, text.splitlines())) <= 80 and "…" not in text
+    tables = _shape_tables(record, console)
+    assert len(tables) == 2  # the columns that do not fit beside the names go to a second table
+    assert {c.header for t in tables for c in t.columns} == set(terminal_columns(record).values())
+    names = [c.shape for c in record.correctness if c.seed == record.correctness[0].seed]
+    assert shape_names(text) == list(dict.fromkeys(names)) * 2
 
 
 def test_eval_against_another_file_times_both_in_turn(tmp_path):
@@ -115,7 +184,23 @@ def test_eval_baselines_flag_asks_for_liger_and_notes_its_absence(tmp_path):
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks what happens without a GPU")
 def test_bench_refuses_the_cpu_unless_asked():
     done = agent("bench", "rope")
-    assert done.returncode == 2 and "needs a GPU" in done.stdout
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("agent: error: agent bench needs a GPU") and len(done.stderr.splitlines()) == 1
+
+
+def test_optimize_with_a_missing_candidate_is_bad_input_before_anything_else(tmp_path):
+    done = agent("optimize", "rope", "--backend", "tilelang", "--candidate", str(tmp_path / "nope.py"))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"agent: error: --candidate {tmp_path / 'nope.py'}: no such kernel file\n"
+
+
+def test_compare_of_a_missing_record_says_which_and_how_to_make_one(tmp_path):
+    done = agent("compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    assert done.returncode == 2
+    assert (
+        done.stderr
+        == f"agent: error: A.json {tmp_path / 'a.json'}: no such file (agent infer --json PATH writes one)\n"
+    )
 
 
 def test_env_names_the_target_and_versions():
@@ -168,3 +253,49 @@ def test_resume_of_an_unknown_run_prints_only_the_error(tmp_path):
     done = agent("resume", "no-such-run", "--runs-dir", str(tmp_path))
     assert done.returncode == 2
     assert done.stdout.strip() == "" and "no run 'no-such-run'" in done.stderr
+
+
+def test_adopt_of_an_example_writes_the_kernel_file_of_the_clone_it_runs_in(tmp_path):
+    clone = clone_with(ROPE, tmp_path)
+    run = clone / "examples" / "runs" / ROPE
+    kernel = clone / "kernels" / "rope" / "tilelang.py"
+    kernel.write_text((run / "iterations" / "0000" / "candidate.py").read_text())  # as it was when the run started
+    ours = (ROOT / "kernels" / "rope" / "tilelang.py").read_bytes()
+    done = in_clone(clone, "adopt", ROPE, "--runs-dir", "examples/runs")
+    assert done.returncode == 0, done.stderr
+    assert kernel.read_text() == (run / "iterations" / "0002" / "candidate.py").read_text()
+    assert (
+        done.stdout.startswith("kernels/rope/tilelang.py now holds the best version") and "iteration 2" in done.stdout
+    )
+    assert (ROOT / "kernels" / "rope" / "tilelang.py").read_bytes() == ours
+
+
+def test_adopt_refuses_to_overwrite_an_edited_kernel_with_one_message(tmp_path):
+    clone = clone_with(ROPE, tmp_path)
+    kernel = clone / "kernels" / "rope" / "tilelang.py"
+    kernel.write_text("# my edit\n")
+    done = in_clone(clone, "adopt", ROPE, "--runs-dir", "examples/runs")
+    assert done.returncode == 2 and done.stdout == "" and kernel.read_text() == "# my edit\n"
+    assert done.stderr.startswith("agent: error: kernels/rope/tilelang.py changed since the run started")
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_adopt_of_a_run_that_accepted_nothing_leaves_the_kernel_alone(tmp_path):
+    run_id = "20261129-131506-rms_norm-tilelang-3451"
+    clone = clone_with(run_id, tmp_path)
+    kernel = clone / "kernels" / "rms_norm" / "tilelang.py"
+    before = kernel.read_bytes()
+    done = in_clone(clone, "adopt", run_id, "--runs-dir", "examples/runs")
+    assert done.returncode == 0, done.stderr
+    assert "accepted no version" in done.stdout and kernel.read_bytes() == before
+
+
+def test_export_of_an_example_in_another_clone_writes_no_absolute_path(tmp_path):
+    clone = clone_with(ROPE, tmp_path)
+    runs = clone / "examples" / "runs"
+    done = in_clone(clone, "export", ROPE, "--runs-dir", str(runs))  # an absolute runs folder
+    assert done.returncode == 0, done.stderr
+    prompts = (runs / ROPE / "prompts.md").read_text()
+    assert f"--candidate examples/runs/{ROPE}/iterations/0001/candidate.py`" in prompts
+    for name in ("prompts.md", "reflection.md"):
+        assert not ABSOLUTE.search((runs / ROPE / name).read_text()), name

@@ -169,7 +169,7 @@ def test_cli_lists_exports_and_adopts(finished_run):
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks what happens without a GPU")
 def test_optimize_without_a_gpu_says_so_and_fails():
     done = agent("optimize", "rope", "--backend", "tilelang")
-    assert done.returncode == 2 and "needs a GPU" in done.stdout
+    assert done.returncode == 2 and "needs a GPU" in done.stderr
 
 
 def _failed(stage: str, message: str):

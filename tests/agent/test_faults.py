@@ -16,7 +16,6 @@ import sys
 import time
 from pathlib import Path
 
-import git
 import openai
 import pytest
 
@@ -63,7 +62,7 @@ def decided(folder: RunFolder) -> dict[int, dict]:
 def check_branch_matches_decisions(folder: RunFolder, run: dict) -> None:
     """The branch holds exactly the accepted versions, once each, in iteration order."""
     workspace = run["workspace"]
-    repo = git.Repo(workspace["worktree"])
+    repo = folder.workspace(run).repo  # run.json's worktree is relative to the run folder
     commits = list(reversed(list(repo.iter_commits(f"{workspace['base_commit']}..{workspace['branch']}"))))
     accepted = [c for c in commits if c.message.startswith("rope[torch]")]
     wanted = sorted(i for i, d in decided(folder).items() if d["accepted"] is not None)

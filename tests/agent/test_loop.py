@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -143,3 +144,29 @@ def test_unknown_run_is_a_clear_error(tmp_path):
     (tmp_path / "runs").mkdir()
     with pytest.raises(FileNotFoundError, match="no run 'nope'"):
         resume("nope", runs_dir=tmp_path / "runs")
+
+
+def test_a_run_records_no_path_of_its_folder_and_resumes_after_the_folder_moved(tmp_path):
+    kernel = tmp_path / "k.py"  # outside any repository: the run keeps its own (repo/, inside its folder)
+    kernel.write_text(TUNED_ROPE)
+    stop = [False]
+    run = optimize(
+        config_for(kernel, iterations=2),
+        runs_dir=tmp_path / "runs",
+        on_iteration=lambda row: stop.__setitem__(0, row["iteration"] >= 1),  # Ctrl-C after iteration 1
+        stop_requested=stop,
+    )
+    assert run["status"] == "stopped" and run["iterations"] == 1
+    old = tmp_path / "runs" / run["run_id"]
+    moved = shutil.move(tmp_path / "runs", tmp_path / "elsewhere" / "runs")
+    run = resume(run["run_id"], runs_dir=moved)
+    assert run["status"] == "finished" and run["iterations"] == 2
+    folder = RunFolder(moved / run["run_id"])
+    assert run["workspace"]["worktree"] == "repo" and run["kernel_file"] == str(kernel)  # outside: absolute
+    for n in range(3):
+        assert folder.read_json(f"iterations/{n:04d}/eval.json")["candidate"] == f"iterations/{n:04d}/candidate.py"
+    # Neither where the run ran nor where it moved is in any record, the checkpoint's state included.
+    for path in folder.path.rglob("*"):
+        if path.is_file() and "repo" not in path.relative_to(folder.path).parts:
+            data = path.read_bytes()
+            assert str(old).encode() not in data and str(folder.path).encode() not in data, path

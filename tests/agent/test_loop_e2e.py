@@ -11,7 +11,6 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import git
 import pytest
 
 from agent.cli import build_parser, main
@@ -109,7 +108,7 @@ def test_a_version_that_changes_the_tokens_is_not_committed_and_a_resume_redoes_
 
     # The branch holds the start and the one good version; the review UI sees the failure at stage e2e.
     workspace = run["workspace"]
-    repo = git.Repo(workspace["worktree"])
+    repo = folder.workspace(run).repo  # run.json's worktree is relative to the run folder
     commits = list(reversed(list(repo.iter_commits(f"{workspace['base_commit']}..{workspace['branch']}"))))
     assert [c.hexsha for c in commits] == run["commits"] and len(commits) == 1
     assert read_literal(commits[0].tree[workspace["kernel_relpath"]].data_stream.read().decode(), "CONFIG") == {

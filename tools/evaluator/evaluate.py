@@ -27,7 +27,7 @@ from tools.evaluator.judge import Judge, JudgeRequest, StageFailed
 from tools.evaluator.process import RunnerFailed, RunnerProcess
 from tools.evaluator.static_check import check_file
 from tools.liger import installed_version
-from tools.paths import PROJECT_ROOT, default_candidate, sha256_file
+from tools.paths import PROJECT_ROOT, default_candidate, record_path, sha256_file
 from tools.records import EvalRecord, StageResult
 
 DEFAULT_TIMEOUT_S = 900.0
@@ -106,7 +106,7 @@ def evaluate(
     record = EvalRecord(
         op=op,
         backend=backend,
-        candidate=str(path) if path else "torch reference",
+        candidate=record_path(path) if path else "torch reference",  # repo-relative: the record reads in any clone
         candidate_sha256=sha256_file(path),
         harness_sha256=harness_sha256(),
         started=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
