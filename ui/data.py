@@ -889,9 +889,11 @@ def commit_message(run_dir: Path, run: dict, sha: str) -> str | None:
     candidates = []
     if workspace.get("worktree"):
         recorded = Path(workspace["worktree"])
-        # Absolute, or relative to the repository the run was made in: a folder above the run folder
-        # (runs/<id>/worktree under the checkout, or examples/runs/<id>/... once committed).
-        candidates += [recorded] if recorded.is_absolute() else [parent / recorded for parent in run_dir.parents]
+        # Absolute (older runs), or relative to the run folder (tools/paths.record_path); older relative
+        # ones were relative to the repository, a folder above the run folder.
+        candidates += (
+            [recorded] if recorded.is_absolute() else [run_dir / recorded, *(p / recorded for p in run_dir.parents)]
+        )
     # A run folder copied to another machine still has its repository beside it.
     candidates += [run_dir / "worktree", run_dir / "repo"]
     for path in candidates:
