@@ -25,6 +25,12 @@ LEFT_KEY = pytest.StashKey[tuple[Path, list[str], list[str]]]()
 
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: it inherited the controller's TMPDIR
+        # Its share of the cores for torch's threads, and its children's (runners, model runs): two workers
+        # each running two threads on two cores would spin against each other.
+        workers = int(config.workerinput.get("workercount", 1))
+        threads = max(1, (os.cpu_count() or 1) // workers)
+        torch.set_num_threads(threads)
+        os.environ.setdefault("OMP_NUM_THREADS", str(threads))
         return
     real = Path(tempfile.gettempdir())
     before = set(os.listdir(real))
@@ -38,12 +44,31 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config, items):
+    if hasattr(config, "workerinput"):
+        _group_shared_fixtures(items)
     if torch.cuda.is_available():
         return
     skip = pytest.mark.skip(reason="needs a GPU (torch.cuda.is_available() is False)")
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+# Module- and session-scoped fixtures that take a minute or more to build: loop runs, interpreter children,
+# model runs. Under pytest-xdist (`--dist loadgroup`), the tests that use one run on one worker, so it is
+# built once, and go first, so the long groups do not end the run on one worker while the other idles.
+SHARED_FIXTURES = ("runs", "finished_run", "outcomes", "infer_records", "reference_ids", "rope_reference_ids")
+
+
+def _group_shared_fixtures(items: list[pytest.Item]) -> None:
+    grouped = []
+    for item in items:
+        shared = [name for name in SHARED_FIXTURES if name in getattr(item, "fixturenames", ())]
+        if shared:
+            item.add_marker(pytest.mark.xdist_group(shared[0]))
+            grouped.append(item)
+    ids = {id(item) for item in grouped}
+    items[:] = grouped + [item for item in items if id(item) not in ids]
 
 
 def _left_in(root: Path) -> list[str]:
