@@ -9,6 +9,8 @@ than the full named set, which the GPU tests cover.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import torch
 
@@ -168,8 +170,10 @@ ALL_CASES += [*SILU_SMALL_TILES, *ROPE_QK_GROUPS, *ROPE_SIZE_CLASSES, PROBE, *CA
 
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
-    # A deadline, not a budget: all cases take 2-4 minutes of both cores here, more with the machine busy.
-    return run_cases(ALL_CASES, tmp_path_factory.mktemp("ninetoothed-interpreter"), timeout=1200)
+    # One child per pytest-xdist worker's share of the cores (two children when run alone). The timeout is a
+    # deadline, not a budget: all cases take minutes of both cores here, more with the machine busy.
+    children = 1 if os.environ.get("PYTEST_XDIST_WORKER") else 2
+    return run_cases(ALL_CASES, tmp_path_factory.mktemp("ninetoothed-interpreter"), workers=children, timeout=1200)
 
 
 def _ran(outcomes: dict[str, Outcome], case: Case) -> Outcome:
