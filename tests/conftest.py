@@ -107,7 +107,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     tempfile.tempdir = None
     appeared = sorted(set(os.listdir(real)) - before - {root.name})
     session.config.stash[LEFT_KEY] = (real, left, appeared)
-    if left or (appeared and os.environ.get("CI")):
+    if (left or (appeared and os.environ.get("CI"))) and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
