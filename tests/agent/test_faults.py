@@ -26,7 +26,7 @@ from agent.policies.llm import LLMPolicy
 from agent.runfolder import RunFolder
 from tests.agent.fake_openai import FakeOpenAI, Hangup, Reply, Stall, Status
 from tests.agent.test_loop_llm import kernel_reply
-from tests.agent.tuned_candidates import TUNED_ROPE, committed_repo, cpu_config
+from tests.agent.tuned_candidates import FROM_THE_TOP, TUNED_ROPE, committed_repo, cpu_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = (
@@ -72,7 +72,7 @@ def check_branch_matches_decisions(folder: RunFolder, run: dict) -> None:
 
 # Where each trial kills the run: right after the child has written an event (and a random moment more,
 # up to the second number), or, for the first, a random moment after it started. One trial per phase of
-# a two-iteration run (iteration 1 rejected, 2 accepted and committed), so every window is hit wherever
+# a one-iteration run that commits a version (FROM_THE_TOP: delay 8 -> 4), so every window is hit wherever
 # this runs; random moments alone land mostly inside evaluations (most of a run's time).
 KILL_POINTS = {
     "while starting": (None, 1.5),
@@ -81,7 +81,7 @@ KILL_POINTS = {
     "after baseline_end": (("baseline_end", None), 0.1),
     "mid evaluation": (("evaluate_start", 1), 2.0),
     "after decide": (("decide", 1), 0.1),
-    "after commit": (("commit", 2), 0.05),
+    "after commit": (("commit", 1), 0.05),
 }
 
 
@@ -104,10 +104,10 @@ def wait_for_event(child: subprocess.Popen, events: Path, kind: str, iteration: 
 def test_a_sigkill_loses_no_finished_iteration(tmp_path, point):
     target, spread = KILL_POINTS[point]
     rng = random.Random(f"20261129-{point}")
-    _, kernel = committed_repo(tmp_path)
+    _, kernel = committed_repo(tmp_path, source=FROM_THE_TOP)
     runs = tmp_path / "runs"
     run_id = "killed"
-    child = start_run(make_config(kernel, iterations=2), runs, run_id)
+    child = start_run(make_config(kernel, iterations=1), runs, run_id)
     if target is not None:
         reached = wait_for_event(child, runs / run_id / "events.jsonl", *target, timeout=300)
         assert reached, f"the run ended or stalled before {target}"
