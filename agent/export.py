@@ -199,7 +199,7 @@ def _iteration_log(folder: RunFolder, config: dict, rounds: list[dict]) -> list[
             r["decision"]["reason"] if r["decision"] else UNDECIDED,
         ]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-    candidate = (folder.path / "iterations" / "NNNN" / "candidate.py").as_posix()
+    candidate = record_path(folder.path / "iterations" / "NNNN" / "candidate.py")  # repo-relative
     lines += [
         "",
         "Each candidate is `iterations/NNNN/candidate.py` (`candidate-K.py` for the K-th of a round); "
