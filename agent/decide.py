@@ -18,7 +18,7 @@ import statistics
 from dataclasses import dataclass
 
 from tools.evaluator.rule import FLOOR, GEOMEAN_CONFIDENCE, shape_confidence
-from tools.evaluator.stats import median_interval
+from tools.evaluator.stats import median_interval, per_round_ratios
 from tools.records import EvalRecord, ShapeBenchmark
 
 
@@ -50,7 +50,7 @@ def _ratios(b: ShapeBenchmark, scope: str) -> list[float] | None:
     mine, theirs = result.candidate.batch_us, result.incumbent.batch_us
     if not mine or len(mine) != len(theirs):
         return None
-    return [t / m for m, t in zip(mine, theirs, strict=True) if m > 0 and t > 0]
+    return per_round_ratios(theirs, mine)
 
 
 def _decide_on_speed(record: EvalRecord, against_best: bool) -> Decision:

@@ -400,16 +400,17 @@ class BenchmarkStage:
             return False
         # The graph scope only: eager batches vary with the host's speed (±4% after 30 rounds on the H200's
         # VM), which more rounds narrow too slowly to pay for.
+        if "graph" not in by_name["candidate"].counts:
+            return False
+        mine, theirs = by_name["candidate"].totals["graph"], by_name["incumbent"].totals["graph"]
+        if len(mine) != len(theirs) or len(mine) < 3:
+            return False
+        speedups = stats.per_round_ratios(theirs, mine)
         confidence = rule.shape_confidence(2 * len(self.request.shapes) * len(self.request.dtypes))
-        for scope in [s for s in by_name["candidate"].counts if s == "graph"]:
-            mine, theirs = by_name["candidate"].totals[scope], by_name["incumbent"].totals[scope]
-            if len(mine) == len(theirs) >= 3:
-                ratio = stats.paired_ratio(theirs, mine)
-                if rule.beyond_noise([t / m for m, t in zip(mine, theirs, strict=True) if m > 0 and t > 0], confidence):
-                    continue  # this scope's verdict is in, as agent/decide.py will take it
-                if (ratio.high - ratio.low) / 2 / ratio.median > RATIO_HALF_WIDTH:
-                    return True
-        return False
+        if rule.beyond_noise(speedups, confidence):
+            return False  # this shape's verdict is in, as agent/decide.py will take it
+        median, low, high = stats.median_interval(speedups)
+        return (high - low) / 2 / median > RATIO_HALF_WIDTH
 
     def _round(self, seats, shape, dtype, scope: str, count: int, round_index: int, op_layout, notes, extra: bool):
         """One batch of every live seat in one scope (extra rounds: the candidate, incumbent and null only)."""

@@ -64,13 +64,18 @@ def timing(per_call_us: Sequence[float], calls_per_batch: int, method: str) -> T
     )
 
 
+def per_round_ratios(slower: Sequence[float], faster: Sequence[float]) -> list[float]:
+    """slower[i] / faster[i] for the rounds where both timed something (the per-round speedups of `faster`)."""
+    return [s / f for s, f in zip(slower, faster, strict=True) if f > 0 and s > 0]
+
+
 def paired_ratio(slower: Sequence[float], faster: Sequence[float], confidence: float = CONFIDENCE) -> Ratio:
     """How many times faster `faster` is than `slower`: the median of per-round ratios, with its interval.
 
     The two sequences are per-call times of the same rounds, in order (round i of each was timed
     moments apart).
     """
-    ratios = [s / f for s, f in zip(slower, faster, strict=True) if f > 0 and s > 0]
+    ratios = per_round_ratios(slower, faster)
     median, low, high = median_interval(ratios, confidence)
     return Ratio(median=median, low=low, high=high, rounds=len(ratios), confidence=confidence)
 
