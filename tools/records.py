@@ -73,6 +73,7 @@ class HostUse(BaseModel):
     main_us: float  # the main thread on a CPU: the calls themselves
     others_us: float  # its other threads on a CPU
     waited_us: float  # its threads runnable but waiting for a CPU
+    steal_us: float | None = None  # the hypervisor's steal on the timing core (10 ms ticks: a sum is the figure)
 
 
 class Timing(BaseModel):

@@ -335,6 +335,18 @@ def cpu_use(pid: int) -> CpuUse:
     return CpuUse(main, others, waited)
 
 
+def steal_ns(cpu: int) -> int | None:
+    """Time the hypervisor ran something else on `cpu` (/proc/stat's steal, in 10 ms ticks), or None."""
+    try:
+        with open("/proc/stat") as f:
+            for line in f:
+                if line.startswith(f"cpu{cpu} "):
+                    return int(line.split()[8]) * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
 def runner_env(identity: Identity, base: dict[str, str] | None = None) -> dict[str, str]:
     """The runner's whole environment: the allow-list of `base`, and its own HOME, TMPDIR and caches."""
     base = dict(os.environ if base is None else base)
