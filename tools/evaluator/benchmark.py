@@ -139,6 +139,8 @@ class BenchmarkStage:
         with self.clock.phase("runners"):
             self.greet_the_others()
         self.pin_runners()
+        if self.cuda:  # work the candidate left running in the compile or correctness stage is found here
+            self._settle(Seat("candidate", self.runners["candidate"]))
         self.ceiling_gbps = self._ceiling() if self.cuda else None
         cases = [(shape, dtype) for dtype in self.request.dtypes for shape in self.request.shapes]
         order = list(range(len(cases)))
@@ -325,6 +327,18 @@ class BenchmarkStage:
             return
         if not reply.ok:
             self._fail_seat(seat, f"raised: {reply.error}", notes)
+            return
+        self._settle(seat)
+
+    def _settle(self, seat: Seat) -> None:
+        """After an untimed request: GPU work a contestant's runner left running is found, and blamed, now.
+
+        On the H200 a cheat that spun once during a graph capture went unblamed: the next batch's quiet
+        check followed another seat's turn.
+        """
+        self.last_seat = seat
+        if self.cuda and not seat.trusted and not seat.dropped:
+            self._quiet(seat)
 
     def _capture_all(self, seats: list[Seat], sets: int) -> None:
         """Each seat's graph, of as many calls as make BATCH_SECONDS of its work (a probe graph sizes it).
@@ -372,13 +386,15 @@ class BenchmarkStage:
         # rms_norm 2.9 against 1.1-1.8 us/call after). One untimed replay, so no round pays for it.
         try:
             seat.runner.ask({"op": "replay", "plan": seat.plan}, self.deadline, what="replaying once")
-            if not timed:
-                return None
-            reply = seat.runner.ask(
-                {"op": "replay", "plan": seat.plan, "self_time": True}, self.deadline, what="sizing its graph"
-            )
+            if timed:
+                reply = seat.runner.ask(
+                    {"op": "replay", "plan": seat.plan, "self_time": True}, self.deadline, what="sizing its graph"
+                )
         except RunnerFailed as err:
             self._fail_seat(seat, str(err), [])
+            return None
+        self._settle(seat)
+        if not timed:
             return None
         value = reply.self_us if reply.ok else None
         return float(value) if isinstance(value, int | float) and value > 0 else None
@@ -415,7 +431,9 @@ class BenchmarkStage:
         self._sync()
         start = time.perf_counter()
         reply = seat.runner.ask({"op": "run", "plan": seat.plan, "count": count}, self.deadline, what="sizing")
-        return time.perf_counter() - start if reply.ok else None
+        seconds = time.perf_counter() - start
+        self._settle(seat)
+        return seconds if reply.ok else None
 
     def _fresh_inputs(self, shape: NamedShape, dtype: torch.dtype, count: int, layout: Layout) -> list:
         """`count` input sets with fresh values, made as one input of the op with `count` times the leading dim.
@@ -586,10 +604,7 @@ class BenchmarkStage:
         while statistics.median([self._probe_us() for _ in range(QUIET_PROBES)]) > self.quiet_limit_us:
             if time.monotonic() - waited > QUIET_WAIT_S:
                 last = self.last_seat
-                why = (
-                    f"left work running on the GPU after its answer (still busy {QUIET_WAIT_S * 1e3:.0f} ms later, "
-                    "before the next contestant's batch)"
-                )
+                why = f"left work running on the GPU after its answer (still busy {QUIET_WAIT_S * 1e3:.0f} ms later)"
                 if last is not None and not last.trusted and not last.dropped:
                     self._fail_seat(last, why, [])
                     if last.name != "candidate":
