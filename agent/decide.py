@@ -17,7 +17,7 @@ import math
 import statistics
 from dataclasses import dataclass
 
-from tools.evaluator.rule import FLOOR, GEOMEAN_CONFIDENCE, shape_confidence
+from tools.evaluator.rule import FLOOR, GEOMEAN_CONFIDENCE, beyond_noise, shape_confidence
 from tools.evaluator.stats import median_interval, per_round_ratios
 from tools.records import EvalRecord, ShapeBenchmark
 
@@ -71,8 +71,8 @@ def _decide_on_speed(record: EvalRecord, against_best: bool) -> Decision:
             ratios = _ratios(b, name)
             if not ratios:
                 continue
-            median, _low, high = median_interval(ratios, confidence)
-            if high < 1 - FLOOR:
+            if beyond_noise(ratios, confidence) == "slower":  # the judge's early stop applies the same test
+                median, _low, high = median_interval(ratios, confidence)
                 slower.append((f"{b.shape} ({name})", median, high))
     intervals = {k: median_interval(v, GEOMEAN_CONFIDENCE) for k, v in per_shape.items()}
     geomean = math.exp(statistics.fmean(math.log(m) for m, _, _ in intervals.values()))
