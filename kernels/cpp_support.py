@@ -185,7 +185,7 @@ def display_name(origin: str | Path) -> str:
     path = Path(origin).resolve()
     try:
         return str(path.relative_to(Path.cwd()))
-    except ValueError:
+    except (ValueError, OSError):  # outside the working directory, or a working directory not readable
         return str(path)
 
 
