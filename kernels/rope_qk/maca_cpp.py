@@ -151,7 +151,7 @@ extern "C" int kw_rope_qk(int dtype, int table_dtype, int vec, const void* q, co
 """
 
 # Argument types of each entry point (kernels.cpp_support: p pointer, l int64, i int32, f float).
-SIGNATURES = {"kw_rope_qk": "iiipppppplllllll"}
+SIGNATURES = {"kw_rope_qk": "iiippppppllllll"}
 
 
 def _library():
