@@ -251,10 +251,32 @@ def _current_stream(device: torch.device) -> int:
     return raw(index) if raw else torch.cuda.current_stream(index).cuda_stream
 
 
+def check_signatures(text: str, signatures: dict[str, str]) -> None:
+    """Each SIGNATURES entry has one letter per parameter of its `extern "C"` declaration, less the stream.
+
+    ctypes cannot see a C prototype: a miscounted signature would fail every call with a bare TypeError.
+    """
+    for entry, letters in signatures.items():
+        unknown = set(letters) - set(_CTYPES)
+        if unknown:
+            raise ValueError(f"SIGNATURES[{entry!r}]: unknown letters {sorted(unknown)}; use p, l, i or f")
+        declared = re.search(r'extern\s+"C"\s+int\s+' + re.escape(entry) + r"\s*\(([^)]*)\)", text)
+        if declared is None:
+            raise ValueError(f'SIGNATURES names {entry!r}, but the source declares no extern "C" int {entry}(...)')
+        parameters = len([p for p in declared[1].split(",") if p.strip()])
+        if parameters != len(letters) + 1:
+            raise ValueError(
+                f"SIGNATURES[{entry!r}] lists {len(letters)} arguments but {entry} declares {parameters - 1} "
+                "before the stream (its last parameter); one letter per parameter: p pointer, l int64_t, "
+                "i int, f float"
+            )
+
+
 class Library:
     """A built kernel library: `launch(entry, *args, device=...)` calls an entry point on the caller's stream."""
 
     def __init__(self, path: Path, signatures: dict[str, str], text: str):
+        check_signatures(text, signatures)
         self.path = path
         self.text = text
         self._dll = ctypes.CDLL(str(path))

@@ -118,3 +118,17 @@ def test_kernel_file_passes_the_static_check(op):
 
     report = check_file(Path(_kernel_file(op).__file__), op)
     assert report.ok, report.message
+
+
+@pytest.mark.parametrize("op", OPERATORS)
+def test_signatures_match_the_entry_points_declared_in_the_source(op):
+    module = _kernel_file(op)
+    cpp_support.check_signatures(module.SOURCE, module.SIGNATURES)
+
+
+def test_a_miscounted_signature_is_refused_with_what_to_fix():
+    module = _kernel_file("rope_qk")
+    with pytest.raises(ValueError, match="lists 16 arguments but kw_rope_qk declares 15 before the stream"):
+        cpp_support.check_signatures(module.SOURCE, {"kw_rope_qk": module.SIGNATURES["kw_rope_qk"] + "l"})
+    with pytest.raises(ValueError, match="declares no extern"):
+        cpp_support.check_signatures(module.SOURCE, {"kw_missing": "p"})
