@@ -21,6 +21,9 @@ from kernels.registry import BACKENDS, OPERATORS
 from kernels.target import TARGET_CHOICES
 from tools.records import BASELINES
 
+# Backends with a kernel file to edit (torch is the reference); `agent bench` times these by default.
+OPTIMIZABLE_BACKENDS = tuple(b for b in BACKENDS if b != "torch")
+
 # `agent eval` is the edit-check loop: torch.compile of every shape (about 25 s on the H200) is left to
 # `agent bench` and to `--baselines eager compiled`.
 EVAL_BASELINES = ("eager",)
@@ -192,6 +195,19 @@ def _explain_without_gpu(args, console) -> int:
     console.print(f"  static check of {path}: {report.message}")
     if not report.ok:
         return 1
+    if args.backend == "maca_cpp":
+        import time
+
+        from kernels.cpp_support import CompileError, build_file
+
+        start = time.perf_counter()
+        try:
+            library = build_file(path, args.op)
+        except CompileError as err:
+            console.print(f"  [red]compile without a GPU failed[/red]: {err}")
+            return 1
+        # Parsed for its SOURCE and CONFIG literals, never imported: the compiler alone sees the candidate.
+        console.print(f"  compiled without a GPU (no launch) in {time.perf_counter() - start:.1f} s: {library}")
     if args.backend == "tilelang":
         from kernels import registry
         from tools.evaluator.evaluate import lower_without_gpu
@@ -442,7 +458,8 @@ def cmd_optimize(args) -> int:
             "and PyTorch sees none here. Run it on a GPU host (python -m agent optimize ...)."
         )
     if args.backend == "torch":
-        raise ValueError("the torch backend is the reference, not something to optimise; pick tilelang or ninetoothed")
+        choices = ", ".join(OPTIMIZABLE_BACKENDS)
+        raise ValueError(f"the torch backend is the reference, not something to optimise; pick one of {choices}")
     e2e_lengths = {
         "e2e_prompt_len": args.e2e_prompt_len,
         "e2e_new_tokens": args.e2e_new_tokens,
@@ -616,7 +633,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("optimize", help="the loop: propose, evaluate, keep what wins (needs a GPU)")
     p.add_argument("op", choices=OPERATORS)
-    p.add_argument("--backend", choices=["tilelang", "ninetoothed"], required=True)
+    p.add_argument("--backend", choices=OPTIMIZABLE_BACKENDS, required=True)
     p.add_argument(
         "--policy", choices=["search", "llm"], help="default: llm if OPENAI_BASE_URL/KEY is set, else search"
     )
@@ -699,7 +716,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="benchmark every backend; write benchmarks/results/<gpu>/<op>.json + .md")
     p.add_argument("ops", nargs="+", choices=OPERATORS)
-    p.add_argument("--backends", nargs="+", default=["tilelang", "ninetoothed"], choices=BACKENDS)
+    p.add_argument("--backends", nargs="+", default=list(OPTIMIZABLE_BACKENDS), choices=BACKENDS)
     p.add_argument("--out", help="results folder (default: benchmarks/results)")
     baselines(p, "all three; liger is noted as unavailable where liger-kernel is not installed")
     common(p)

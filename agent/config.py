@@ -13,7 +13,7 @@ PolicyName = Literal["search", "llm"]
 
 class RunConfig(BaseModel):
     op: str = Field(description="operator to optimise, e.g. rope")
-    backend: str = Field(description="tilelang or ninetoothed (torch only in tests)")
+    backend: str = Field(description="tilelang, ninetoothed or maca_cpp (torch only in tests)")
     policy: PolicyName = Field(
         default="search", description="search walks SEARCH_SPACE and the catalogue; llm asks a model"
     )
