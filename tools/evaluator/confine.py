@@ -74,6 +74,7 @@ CACHE_VARIABLES = {
     "TILELANG_CACHE_DIR": "tilelang",
     "TORCHINDUCTOR_CACHE_DIR": "inductor",
     "CUDA_CACHE_PATH": "nv",
+    "TORCH_EXTENSIONS_DIR": "torch_extensions",  # maca_cpp builds (kernels/cpp_support.py)
     "XDG_CACHE_HOME": "xdg",
 }
 

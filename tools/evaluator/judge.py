@@ -379,7 +379,7 @@ class Judge(BenchmarkStage):
                 raise StageFailed(f"first call on {shape.name} {dtype} raised: {error}")
             if not reply.ok:
                 raise StageFailed(reply.error or "the first calls failed")
-        language = {"tilelang": "cuda", "ninetoothed": "triton"}.get(self.request.backend, "text")
+        language = {"tilelang": "cuda", "ninetoothed": "triton", "maca_cpp": "cuda"}.get(self.request.backend, "text")
         try:
             sources = candidate.ask({"op": "sources"}, self.deadline).sources
             info.sources = [KernelSource(key=k, language=language, text=v) for k, v in sources.items()]
