@@ -473,6 +473,8 @@ def cmd_optimize(args) -> int:
         time_budget_s=args.time_budget,
         target_fraction=args.target_fraction,
         candidates=args.candidates,
+        workers=args.workers,
+        ray_address=args.ray_address,
         model=args.model,
         shapes=args.shapes,
         dtypes=args.dtypes,
@@ -487,6 +489,9 @@ def cmd_optimize(args) -> int:
         e2e_model=str(Path(args.e2e_model).resolve()) if args.e2e_model else None,  # a resume may start elsewhere
         **{key: value for key, value in e2e_lengths.items() if value is not None},  # unset: RunConfig's defaults
     )
+    from agent.workers import check_workers
+
+    check_workers(config.workers)
     if config.policy == "llm" and not config.model:
         raise ValueError("the llm policy needs --model (and OPENAI_BASE_URL / OPENAI_API_KEY for the endpoint)")
     runs_dir = Path(args.runs_dir)
@@ -642,6 +647,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-budget", type=float, metavar="SECONDS", help="start no iteration after this")
     p.add_argument("--target-fraction", type=float, metavar="F", help="stop at this fraction of copy bandwidth")
     p.add_argument("--candidates", type=int, default=1, metavar="K", help="proposals per iteration")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="G",
+        help="evaluate an iteration's candidates on G GPUs at once, one judge each, placed by Ray "
+        '(pip install -e ".[ray]")',
+    )
+    p.add_argument("--ray-address", metavar="ADDR", help="a running Ray cluster for --workers (default: this host)")
     p.add_argument("--candidate", help="kernel file to start from (default: kernels/OP/BACKEND.py)")
     p.add_argument("--profile", action="store_true", help="run ncu on each version; the summary feeds the prompt")
     p.add_argument(
