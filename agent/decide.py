@@ -18,8 +18,11 @@ import statistics
 from dataclasses import dataclass
 
 from tools.evaluator.rule import FLOOR, GEOMEAN_CONFIDENCE, beyond_noise, shape_confidence
-from tools.evaluator.stats import median_interval, per_round_ratios
+from tools.evaluator.stats import coverage, median_interval, per_round_ratios
 from tools.records import EvalRecord, ShapeBenchmark
+
+# The fewest rounds whose median interval reaches GEOMEAN_CONFIDENCE (n = 6: [min, max] covers 96.9%).
+ROUNDS_TO_ACCEPT = next(n for n in range(1, 64) if coverage(n, GEOMEAN_CONFIDENCE) >= GEOMEAN_CONFIDENCE)
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,7 @@ def _decide_on_speed(record: EvalRecord, against_best: bool) -> Decision:
             if beyond_noise(ratios, confidence) == "slower":  # the judge's early stop applies the same test
                 median, _low, high = median_interval(ratios, confidence)
                 slower.append((f"{b.shape} ({name})", median, high))
+    fewest = min(len(v) for v in per_shape.values())
     intervals = {k: median_interval(v, GEOMEAN_CONFIDENCE) for k, v in per_shape.items()}
     geomean = math.exp(statistics.fmean(math.log(m) for m, _, _ in intervals.values()))
     low = math.exp(statistics.fmean(math.log(lo) for _, lo, _ in intervals.values()))
@@ -85,6 +89,17 @@ def _decide_on_speed(record: EvalRecord, against_best: bool) -> Decision:
             False,
             f"{len(slower)} shape-scope(s) slower than the best beyond noise "
             f"(worst {shape}: {ratio:.3f}x, at most {high_bound:.3f}x)",
+            geomean,
+            noise,
+            scope,
+        )
+    if coverage(fewest, GEOMEAN_CONFIDENCE) < GEOMEAN_CONFIDENCE:
+        # [min, max] of n rounds covers the median with 1 - 2 / 2**n only: 75% at 3 rounds, so an unchanged
+        # kernel would pass one time in eight. Such a record can reject, never accept.
+        return Decision(
+            False,
+            f"{fewest} rounds per shape cannot show a gain at {GEOMEAN_CONFIDENCE:.0%} (at least "
+            f"{ROUNDS_TO_ACCEPT} are needed: --batches)",
             geomean,
             noise,
             scope,
