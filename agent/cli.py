@@ -460,6 +460,13 @@ def cmd_optimize(args) -> int:
     if args.backend == "torch":
         choices = ", ".join(OPTIMIZABLE_BACKENDS)
         raise ValueError(f"the torch backend is the reference, not something to optimise; pick one of {choices}")
+    from agent.decide import ROUNDS_TO_ACCEPT
+
+    if args.batches < ROUNDS_TO_ACCEPT:
+        raise ValueError(
+            f"--batches {args.batches}: a gain needs at least {ROUNDS_TO_ACCEPT} rounds per shape to show at 95%, "
+            "so this run could accept nothing"
+        )
     e2e_lengths = {
         "e2e_prompt_len": args.e2e_prompt_len,
         "e2e_new_tokens": args.e2e_new_tokens,
