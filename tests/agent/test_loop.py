@@ -97,7 +97,8 @@ def test_a_wrong_candidate_is_rejected_and_the_walk_goes_on(tmp_path):
 def test_a_run_killed_mid_iteration_resumes_without_losing_finished_iterations(user_repo, tmp_path):
     kernel = user_repo / "kernels" / "rope" / "tuned.py"
     runs = tmp_path / "runs"
-    config = config_for(kernel, iterations=5)
+    # 1 rejected (delay 8), 2 accepted and committed, killed once 3 has started: resume finishes 3.
+    config = config_for(kernel, iterations=3)
     script = (
         "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
         "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id='killed')"
