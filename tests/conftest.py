@@ -43,6 +43,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[TMP_KEY] = (real, root, before, previous)
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     if hasattr(config, "workerinput"):
         _group_shared_fixtures(items)
