@@ -3,8 +3,8 @@
 Temporary files. The session makes one folder in the temp directory, points TMPDIR (and Python's
 `tempfile`) at it for itself and every process it starts, and removes it at the end, so a run
 leaves nothing in /tmp. Before removing it, the session fails if anything is left there but what is
-kept on purpose: pytest's own tmp_path folders and the runners' compile caches (tools/evaluator/
-confine.py keeps one per kernel file's content). A scratch folder, a copied cache, a library's
+kept on purpose: pytest's own tmp_path folders, torch.compile's cache and the runners' compile caches
+(tools/evaluator/confine.py keeps one per kernel file's content). A scratch folder, a copied cache, a library's
 temporary source file: each is named, and the run fails. Entries that appeared directly in the real
 temp directory meanwhile are listed too (they fail the run in CI, where nothing else writes there).
 """
@@ -72,13 +72,23 @@ def _group_shared_fixtures(items: list[pytest.Item]) -> None:
     items[:] = grouped + [item for item in items if id(item) not in ids]
 
 
+def _close_library_temp_dirs() -> None:
+    """Remove the temp folders libraries make at import and remove only at interpreter exit (after this check)."""
+    import sys
+
+    app_test = sys.modules.get("streamlit.testing.v1.app_test")
+    if app_test is not None:  # its module-level TMP_DIR holds the scripts AppTest writes
+        app_test.TMP_DIR.cleanup()
+
+
 def _left_in(root: Path) -> list[str]:
     """What the session left in its temp folder, other than pytest's tmp_path folders and the compile caches."""
     from tools.evaluator import confine
 
+    _close_library_temp_dirs()
     left = []
     for entry in sorted(root.iterdir()):
-        if entry.name.startswith("pytest-of-"):
+        if entry.name.startswith(("pytest-of-", "torchinductor_")):  # tmp_path folders; torch.compile's cache
             continue
         if entry.name == f"kernel-workbench-{os.geteuid()}":
             # A judge killed on purpose (the SIGKILL tests) cannot remove its runners' scratch folders; the
@@ -96,7 +106,8 @@ def _left_in(root: Path) -> list[str]:
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if TMP_KEY not in session.config.stash:
+    if TMP_KEY not in session.config.stash:  # a pytest-xdist worker: the controller checks once the workers end
+        _close_library_temp_dirs()
         return
     real, root, before, previous = session.config.stash[TMP_KEY]
     left = _left_in(root) if root.is_dir() else []
