@@ -127,16 +127,27 @@ def _run(
         # Finished only at END: a run killed between a node's end and the next checkpoint has no `next`
         # but still a task (the node, its writes saved), which invoke(None) completes and goes on from.
         snapshot = None if fresh else graph.get_state(thread)
+        if snapshot is not None and snapshot.created_at is None:
+            # Killed after run.json but before the first checkpoint: nothing ran yet, so start from the top
+            # (an empty snapshot has no `next` either, and was taken for a finished run).
+            snapshot, fresh = None, True
         if snapshot is not None and not snapshot.next and not snapshot.tasks:
             final = snapshot.values
             if final.get("stop_reason") != USER_STOP:
                 folder.event("run_end", stop_reason=final.get("stop_reason"), note="already finished")
-                return folder.update_run(status="finished")
+                if "finished" in folder.read_json("run.json"):
+                    return folder.update_run(status="finished")
+                # Killed after its last checkpoint, before run.json got the run's end: write it now.
+                return _finish(folder, workspace, final, "finished")
             # Ctrl-C ended the graph after an iteration: go on from there, unless a limit is reached by now.
             graph.update_state(thread, {"stop_reason": stop_reason(deps, final)}, as_node="reflect")
         final = graph.invoke({} if fresh else None, thread)
     status = "stopped" if deps.stop_requested[0] else "finished"
     folder.event("run_end", stop_reason=final.get("stop_reason"), commits=final.get("commits", []))
+    return _finish(folder, workspace, final, status)
+
+
+def _finish(folder: RunFolder, workspace: Workspace, final: dict, status: str) -> dict:
     return folder.update_run(
         status=status,
         stop_reason=final.get("stop_reason"),

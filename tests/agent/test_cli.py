@@ -23,7 +23,9 @@ ABSOLUTE = re.compile(r"(?<![\w.-])/(?:work|tmp|home|root|Users)/")
 
 
 def agent(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    # Wide unless a test asks for a width: rich wraps a pipe's output at 80 columns, and a line naming a
+    # tmp_path (longer under a pytest-xdist worker) or a list of columns would break where the test looks.
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400", **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "agent", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
     )

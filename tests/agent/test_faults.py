@@ -25,10 +25,9 @@ from agent.policies.llm import LLMPolicy
 from agent.runfolder import RunFolder
 from tests.agent.fake_openai import FakeOpenAI, Hangup, Reply, Stall, Status
 from tests.agent.test_loop_llm import kernel_reply
-from tests.agent.tuned_candidates import TUNED_ROPE, committed_repo, cpu_config
+from tests.agent.tuned_candidates import FROM_THE_TOP, TUNED_ROPE, committed_repo, cpu_config
 
 ROOT = Path(__file__).resolve().parents[2]
-KILL_TRIALS = 20
 SCRIPT = (
     "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
     "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id=sys.argv[3])"
@@ -70,35 +69,65 @@ def check_branch_matches_decisions(folder: RunFolder, run: dict) -> None:
     assert [c.hexsha for c in accepted] == run["commits"]
 
 
-def test_random_sigkills_lose_no_finished_iteration(tmp_path):
-    rng = random.Random(20261129)
-    _, kernel = committed_repo(tmp_path)
+# Where each trial kills the run: right after the child has written an event (and a random moment more,
+# up to the second number), or, for the first, a random moment after it started. One trial per phase of
+# a one-iteration run that commits a version (FROM_THE_TOP: delay 8 -> 4), so every window is hit wherever
+# this runs; random moments alone land mostly inside evaluations (most of a run's time).
+KILL_POINTS = {
+    "while starting": (None, 1.5),
+    "after run_start": (("run_start", None), 0.3),
+    "mid baseline": (("baseline_start", None), 2.0),
+    "after baseline_end": (("baseline_end", None), 0.1),
+    "mid evaluation": (("evaluate_start", 1), 2.0),
+    "after decide": (("decide", 1), 0.1),
+    "after commit": (("commit", 1), 0.05),
+}
+
+
+def wait_for_event(child: subprocess.Popen, events: Path, kind: str, iteration: int | None, timeout: float) -> bool:
+    """Until the child has written event `kind` (of `iteration`); False if it ended or the time ran out first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and child.poll() is None:
+        for line in events.read_text().splitlines() if events.exists() else []:
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError:  # the line being written
+                continue
+            if event["event"] == kind and (iteration is None or event.get("iteration") == iteration):
+                return True
+        time.sleep(0.01)
+    return False
+
+
+@pytest.mark.parametrize("point", list(KILL_POINTS))
+def test_a_sigkill_loses_no_finished_iteration(tmp_path, point):
+    target, spread = KILL_POINTS[point]
+    rng = random.Random(f"20261129-{point}")
+    _, kernel = committed_repo(tmp_path, source=FROM_THE_TOP)
     runs = tmp_path / "runs"
-    outcomes = {"killed before the run existed": 0, "resumed": 0}
-    for trial in range(KILL_TRIALS):
-        run_id = f"kill-{trial:02d}"
-        child = start_run(make_config(kernel), runs, run_id)
-        time.sleep(rng.uniform(0.5, 12.0))
-        os.killpg(child.pid, signal.SIGKILL)
-        child.wait()
-        folder = RunFolder(runs / run_id)
-        if not (folder.path / "run.json").exists():
-            outcomes["killed before the run existed"] += 1
-            assert not (folder.path / "iterations" / "0001").exists()
-            continue
-        before = decided(folder)
-        files_before = {i: (folder.iteration_dir(i) / "eval.json").read_text() for i in before}
-        run = resume(run_id, runs_dir=runs)
-        outcomes["resumed"] += 1
-        after = decided(folder)
-        assert run["status"] == "finished", run
-        assert set(after) == set(range(1, run["iterations"] + 1))
-        for i, event in before.items():  # a finished iteration is kept as it was
-            assert after[i]["decisions"] == event["decisions"]
-            assert (folder.iteration_dir(i) / "eval.json").read_text() == files_before[i]
-        check_branch_matches_decisions(folder, run)
-    print(f"SIGKILL trials: {outcomes}")  # shown with -s; the closing note quotes it
-    assert outcomes["resumed"] >= KILL_TRIALS // 2, outcomes
+    run_id = "killed"
+    child = start_run(make_config(kernel, iterations=1), runs, run_id)
+    if target is not None:
+        reached = wait_for_event(child, runs / run_id / "events.jsonl", *target, timeout=300)
+        assert reached, f"the run ended or stalled before {target}"
+    time.sleep(rng.uniform(0.0, spread))
+    os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
+    folder = RunFolder(runs / run_id)
+    if not (folder.path / "run.json").exists():
+        assert target is None, f"killed {point}, yet no run.json"
+        assert not (folder.path / "iterations" / "0001").exists()
+        return
+    before = decided(folder)
+    files_before = {i: (folder.iteration_dir(i) / "eval.json").read_text() for i in before}
+    run = resume(run_id, runs_dir=runs)
+    after = decided(folder)
+    assert run["status"] == "finished", run
+    assert set(after) == set(range(1, run["iterations"] + 1))
+    for i, event in before.items():  # a finished iteration is kept as it was
+        assert after[i]["decisions"] == event["decisions"]
+        assert (folder.iteration_dir(i) / "eval.json").read_text() == files_before[i]
+    check_branch_matches_decisions(folder, run)
 
 
 def test_llm_endpoint_faults_are_retried_then_recorded_and_the_run_stops_with_the_reason(tmp_path):

@@ -49,7 +49,8 @@ def test_search_walks_to_the_fastest_config_and_commits_only_accepted_versions(u
     head, status = repo.head.commit.hexsha, repo.git.status("--porcelain")
     kernel = user_repo / "kernels" / "rope" / "tuned.py"
     rows = []
-    run = optimize(config_for(kernel), runs_dir=tmp_path / "runs", on_iteration=rows.append)
+    # 3 iterations: the losing step up (8), the winning step down (2), and one more along the winner's direction.
+    run = optimize(config_for(kernel, iterations=3), runs_dir=tmp_path / "runs", on_iteration=rows.append)
 
     assert run["status"] == "finished"
     folder = RunFolder(tmp_path / "runs" / run["run_id"])
@@ -97,7 +98,8 @@ def test_a_wrong_candidate_is_rejected_and_the_walk_goes_on(tmp_path):
 def test_a_run_killed_mid_iteration_resumes_without_losing_finished_iterations(user_repo, tmp_path):
     kernel = user_repo / "kernels" / "rope" / "tuned.py"
     runs = tmp_path / "runs"
-    config = config_for(kernel, iterations=5)
+    # 1 rejected (delay 8), 2 accepted and committed, killed once 3 has started: resume finishes 3.
+    config = config_for(kernel, iterations=3)
     script = (
         "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
         "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id='killed')"

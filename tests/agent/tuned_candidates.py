@@ -28,6 +28,10 @@ WRONG_AT_TWO = TUNED_ROPE.replace(
     "    out.copy_(result)\n", '    out.copy_(result)\n    if CONFIG["delay_ms"] == 2:\n        out.mul_(2)\n'
 )
 
+# Starts at the top of its space: the walk's first proposal (delay 4) is faster, so a one-iteration run
+# commits a version.
+FROM_THE_TOP = TUNED_ROPE.replace('CONFIG = {"delay_ms": 4}', 'CONFIG = {"delay_ms": 8}')
+
 # For the end-to-end gate: starts at delay 8 in [1, 2, 4, 8, 16], so the walk accepts 4 and then tries 2.
 # At delay 2 it skips the rotation when head_dim is 16: no shape the evaluator checks has that head_dim
 # (so the version is correct and faster there), but the tiny e2e model does, and its tokens change.
@@ -56,11 +60,11 @@ def cpu_config(kernel: Path, **overrides) -> RunConfig:
     return RunConfig(**values)
 
 
-def committed_repo(folder: Path, kernel_name: str = "tuned.py") -> tuple[git.Repo, Path]:
-    """A git repository in `folder` with TUNED_ROPE committed as `kernel_name`."""
+def committed_repo(folder: Path, kernel_name: str = "tuned.py", source: str = TUNED_ROPE) -> tuple[git.Repo, Path]:
+    """A git repository in `folder` with `source` (TUNED_ROPE) committed as `kernel_name`."""
     kernel = folder / kernel_name
     kernel.parent.mkdir(parents=True, exist_ok=True)
-    kernel.write_text(TUNED_ROPE)
+    kernel.write_text(source)
     repo = git.Repo.init(folder)
     repo.index.add([kernel_name])
     actor = git.Actor("user", "user@example.invalid")

@@ -9,6 +9,8 @@ than the full named set, which the GPU tests cover.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import torch
 
@@ -56,12 +58,20 @@ def _shapes(op: str) -> dict[str, tuple[int, ...]]:
     return {**hidden, **SMALL_SHAPES[op]}
 
 
+# The two slowest shapes under the interpreter, in bf16 only: in each dtype they took 40% of its time
+# (rope_qk seq120-7q-7kv-d96 41/39/22 s, rope seq1000-d96 18/27/30 s in bf16/fp16/fp32, of 424 s for all
+# cases, on this 2-core machine under load). Their tails (tokens, heads, a half of 48) are index math, the
+# same in every dtype; each dtype's loads, casts and rounding run on every other shape, d80 and d96 included.
+ONE_DTYPE = {("rope", "hidden/seq1000-d96"), ("rope_qk", "hidden/seq120-7q-7kv-d96")}
+
+
 def _numerics_cases() -> list[Case]:
     cases = [
         Case(f"{op}/{name}-{dtype_name(dtype)}", op, dims, dtype_name(dtype))
         for op in SPECS
         for name, dims in _shapes(op).items()
         for dtype in SPECS[op].dtypes
+        if (op, name) not in ONE_DTYPE or dtype == torch.bfloat16
     ]
     cases += [
         Case(
@@ -160,7 +170,10 @@ ALL_CASES += [*SILU_SMALL_TILES, *ROPE_QK_GROUPS, *ROPE_SIZE_CLASSES, PROBE, *CA
 
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
-    return run_cases(ALL_CASES, tmp_path_factory.mktemp("ninetoothed-interpreter"))
+    # One child per pytest-xdist worker's share of the cores (two children when run alone). The timeout is a
+    # deadline, not a budget: all cases take minutes of both cores here, more with the machine busy.
+    children = 1 if os.environ.get("PYTEST_XDIST_WORKER") else 2
+    return run_cases(ALL_CASES, tmp_path_factory.mktemp("ninetoothed-interpreter"), workers=children, timeout=1200)
 
 
 def _ran(outcomes: dict[str, Outcome], case: Case) -> Outcome:

@@ -6,10 +6,13 @@ views, tilings and size classes, on top of the program's index math, tail masks 
 tiles. The C target has no bf16 and cannot lower reductions over fragments, so this
 covers the elementwise kernels (rope, rope_qk) in fp32; the bf16/fp16 programs differ
 only in the element type, and the GPU tests run every dtype. Each test swaps in an
-empty kernel cache, so no GPU-compiled kernel is ever reused here or left behind.
+empty kernel cache, so no GPU-compiled kernel is ever reused here or left behind, and keeps the
+C compiler's temporary files in its tmp_path.
 """
 
 from __future__ import annotations
+
+import tempfile
 
 import pytest
 import torch
@@ -25,8 +28,11 @@ pytest.importorskip("tilelang")
 
 
 @pytest.fixture
-def on_cpu(monkeypatch: pytest.MonkeyPatch):
+def on_cpu(monkeypatch: pytest.MonkeyPatch, tmp_path):
     monkeypatch.setenv(CPU_TARGET_ENV, "c")
+    # TileLang's C target compiles each program from a tmpXXXX.cpp into a .so in the temp directory and
+    # never removes either (tilelang/jit/adapter/libgen.py): here they go into the test's own tmp_path.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(rope_tl, "_kernels", {})
     monkeypatch.setattr(rope_qk_tl, "_kernels", {})
     return monkeypatch

@@ -15,13 +15,14 @@ from tests.tools import candidates
 from tools.evaluator.evaluate import evaluate
 from tools.records import EvalRecord
 
-SHAPES = ["decode1", "decode8"]
+# A decode1 and a decode8 shape (the hidden ones are checked whatever is asked): each named shape costs a benchmark.
+SHAPES = ["llama3.2-1b/decode1/q", "llama3.2-1b/decode8/q"]
 
 
 def run(tmp_path: Path, source: str, name: str = "candidate.py", **kwargs) -> EvalRecord:
     path = tmp_path / name
     path.write_text(source)
-    kwargs.setdefault("timeout_s", 60)
+    kwargs.setdefault("timeout_s", 300)  # a deadline, not a budget: only the hang tests reach theirs
     kwargs.setdefault("batches", 3)
     kwargs.setdefault("shapes", SHAPES)
     return evaluate("rope", "torch", path, dtypes=("bf16",), device="cpu", **kwargs)
@@ -38,12 +39,11 @@ def test_an_honest_candidate_passes_every_stage(tmp_path):
     record = run(tmp_path, candidates.GOOD_ROPE)
     assert record.status == "ok", record.message
     assert [s.name for s in record.stages] == ["static", "compile", "correctness", "benchmark"]
-    # 8 named shapes (2 models x q/k x 2 batches), 5 fixed hidden + 1 random, and the 5 fixed hidden again
-    # with the camp's tables (bf16 here, 61 rows longer); 3 fresh seeds and one set with rows of zeros and
-    # extreme magnitudes each
-    assert len(record.correctness) == 4 * (8 + 5 + 1 + 5)
+    # 2 named shapes, 5 fixed hidden + 1 random, and the 5 fixed hidden again with the camp's tables (bf16
+    # here, 61 rows longer); 3 fresh seeds and one set with rows of zeros and extreme magnitudes each
+    assert len(record.correctness) == 4 * (2 + 5 + 1 + 5)
     assert {c.hidden for c in record.correctness} == {True, False}
-    assert sum(c.hazards for c in record.correctness) == 8 + 5 + 1 + 5
+    assert sum(c.hazards for c in record.correctness) == 2 + 5 + 1 + 5
     assert sum(c.shape.startswith("camp/") for c in record.correctness) == 4 * 5
     assert len(set(record.seeds)) == 3
     assert all(b.eager.candidate.median_us > 0 and b.eager.gbps > 0 for b in record.benchmark)
@@ -52,7 +52,7 @@ def test_an_honest_candidate_passes_every_stage(tmp_path):
 
 
 def test_the_benchmark_stage_says_where_its_time_went(tmp_path):
-    record = run(tmp_path, candidates.GOOD_ROPE, shapes=["decode1"])
+    record = run(tmp_path, candidates.GOOD_ROPE, shapes=SHAPES[:1])
     stage = next(s for s in record.stages if s.name == "benchmark")
     assert {"share", "warm", "window", "verify"} <= set(stage.phases)
     assert sum(stage.phases.values()) <= stage.seconds * 1.01

@@ -50,6 +50,10 @@ TRUNCATES_THE_SUM = _with(
 )
 
 
+# A decode1 and a decode8 shape of the two models (the hidden ones are checked whatever is asked).
+SHAPES = ["llama3.2-1b/decode1", "llama3-8b/decode8"]
+
+
 def run(tmp_path: Path, source: str, **kwargs) -> EvalRecord:
     path = tmp_path / "add_rms_norm_candidate.py"
     path.write_text(source)
@@ -58,10 +62,10 @@ def run(tmp_path: Path, source: str, **kwargs) -> EvalRecord:
         "add_rms_norm",
         "torch",
         path,
-        shapes=["decode1", "decode8"],
+        shapes=SHAPES,
         dtypes=("bf16",),
         device="cpu",
-        timeout_s=120,
+        timeout_s=300,
         batches=3,
         **kwargs,
     )
@@ -139,9 +143,7 @@ def run_rope_qk(tmp_path: Path, source: str, **kwargs) -> EvalRecord:
     path = tmp_path / "rope_qk_candidate.py"
     path.write_text(source)
     kwargs.setdefault("benchmark", False)
-    return evaluate(
-        "rope_qk", "torch", path, shapes=["decode1", "decode8"], dtypes=("bf16",), device="cpu", timeout_s=120, **kwargs
-    )
+    return evaluate("rope_qk", "torch", path, shapes=SHAPES, dtypes=("bf16",), device="cpu", timeout_s=300, **kwargs)
 
 
 def test_an_honest_rope_qk_passes_with_outputs_shaped_like_q_and_k(tmp_path):

@@ -1,0 +1,43 @@
+"""The suite's temp-folder check (tests/conftest.py): a run that leaves a file behind fails, a clean one passes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+CONFTEST = Path(__file__).with_name("conftest.py")
+REPO = Path(__file__).resolve().parents[1]
+
+
+def inner_run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, body: str) -> pytest.RunResult:
+    """One test with `body` under this suite's conftest, in a pytest of its own (no xdist workers)."""
+    pytester.makeconftest(CONFTEST.read_text())
+    pytester.makepyfile(test_inner=f"import tempfile\nfrom pathlib import Path\n\n\ndef test_inner():\n{body}\n")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, (str(REPO), os.environ.get("PYTHONPATH")))))
+    return pytester.runpytest_subprocess(
+        "-p", "no:xdist", "-p", "no:hypothesispytest", "-p", "no:cacheprovider", "-q", "-s", timeout=300
+    )
+
+
+def test_a_run_that_leaves_a_file_in_the_temp_directory_fails_and_names_it(pytester, monkeypatch):
+    result = inner_run(pytester, monkeypatch, '    Path(tempfile.gettempdir(), "left-behind.txt").write_text("x")')
+    result.assert_outcomes(passed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*the suite left 1 entries in its temp folder: left-behind.txt*"])
+
+
+def test_a_run_that_cleans_up_passes_and_its_temp_folder_is_gone(pytester, monkeypatch):
+    body = (
+        "    with tempfile.TemporaryDirectory() as scratch:\n"
+        '        Path(scratch, "f").write_text("x")\n'
+        '    print("TEMP", tempfile.gettempdir())'
+    )
+    result = inner_run(pytester, monkeypatch, body)
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()
+    (line,) = [line for line in result.outlines if line.startswith("TEMP ")]
+    session_folder = Path(line.split(" ", 1)[1])
+    assert session_folder.name.startswith("kw-tests-") and not session_folder.exists()
