@@ -58,7 +58,15 @@ def pytest_collection_modifyitems(config, items):
 # Module- and session-scoped fixtures that take a minute or more to build: loop runs, interpreter children,
 # model runs. Under pytest-xdist (`--dist loadgroup`), the tests that use one run on one worker, so it is
 # built once, and go first, so the long groups do not end the run on one worker while the other idles.
-SHARED_FIXTURES = ("runs", "finished_run", "outcomes", "infer_records", "reference_ids", "rope_reference_ids")
+SHARED_FIXTURES = (
+    "runs",
+    "finished_run",
+    "outcomes",
+    "infer_records",
+    "reference_ids",
+    "rope_reference_ids",
+    "ray_cluster",  # a local Ray cluster (tests/agent/test_workers.py)
+)
 
 
 def _group_shared_fixtures(items: list[pytest.Item]) -> None:
