@@ -13,13 +13,12 @@ of its per-round ratios with an interval from order statistics.
 
 from __future__ import annotations
 
-import math
-import statistics
 from dataclasses import dataclass
 
 from tools.evaluator.rule import FLOOR, GEOMEAN_CONFIDENCE, shape_confidence
 from tools.evaluator.stats import median_interval, per_round_ratios
 from tools.records import EvalRecord, ShapeBenchmark
+from tools.records import geomean as geomean_of
 
 
 @dataclass(frozen=True)
@@ -75,9 +74,9 @@ def _decide_on_speed(record: EvalRecord, against_best: bool) -> Decision:
             if high < 1 - FLOOR:
                 slower.append((f"{b.shape} ({name})", median, high))
     intervals = {k: median_interval(v, GEOMEAN_CONFIDENCE) for k, v in per_shape.items()}
-    geomean = math.exp(statistics.fmean(math.log(m) for m, _, _ in intervals.values()))
-    low = math.exp(statistics.fmean(math.log(lo) for _, lo, _ in intervals.values()))
-    high = math.exp(statistics.fmean(math.log(hi) for _, _, hi in intervals.values()))
+    geomean = geomean_of(m for m, _, _ in intervals.values())
+    low = geomean_of(lo for _, lo, _ in intervals.values())
+    high = geomean_of(hi for _, _, hi in intervals.values())
     noise = max(geomean - low, high - geomean) / geomean
     if slower:
         shape, ratio, high_bound = min(slower, key=lambda item: item[1])

@@ -29,7 +29,7 @@ from agent.decide import Decision, decide
 from agent.e2e_gate import E2EGate
 from agent.policies.base import Attempt, Policy, ProposalContext, ReflectionContext
 from agent.policies.source_edit import read_literal
-from agent.runfolder import RunFolder, candidate_suffix
+from agent.runfolder import RunFolder, read_record
 from agent.state import LoopState
 from kernels import registry
 from kernels import target as targets
@@ -62,8 +62,8 @@ def _config_of(source: str) -> dict | None:
         return None
 
 
-def _load(path: Path) -> EvalRecord:
-    return EvalRecord.model_validate_json(Path(path).read_text())
+def _load_record(path: Path) -> EvalRecord:
+    return read_record(path, required=True)
 
 
 def results_table(record: EvalRecord) -> str:
@@ -104,17 +104,17 @@ def _evaluate(deps: Deps, candidate: Path, incumbent: str | None) -> EvalRecord:
     )
 
 
-def _save_evaluation(run: RunFolder, folder: Path, record: EvalRecord, suffix: str) -> str:
+def _save_evaluation(run: RunFolder, iteration: int, index: int, record: EvalRecord) -> str:
     """eval.json (and the kernel sources, the profile) beside the candidate; returns its path in the run folder."""
-    path = folder / f"eval{suffix}.json"
-    record.candidate = run.relative(folder / f"candidate{suffix}.py")  # the file evaluated, wherever the run goes
+    path = run.record(iteration, index)
+    record.candidate = run.relative(run.candidate(iteration, index))  # the file evaluated, wherever the run goes
     path.write_text(run.portable(record.model_dump_json(indent=1)) + "\n")
     if record.compile and record.compile.sources:
         extension = {"cuda": "cu", "triton": "py"}.get(record.compile.sources[0].language, "txt")
         text = "\n\n".join(f"// {s.key}\n{s.text}" for s in record.compile.sources)
-        (folder / f"generated{suffix}.{extension}").write_text(text)
+        run.generated(iteration, index, extension).write_text(text)
     if record.profile:
-        (folder / f"profile{suffix}.txt").write_text(summarise(record.profile) + "\n")
+        run.profile(iteration, index).write_text(summarise(record.profile) + "\n")
     return run.relative(path)
 
 
@@ -126,12 +126,12 @@ def build_graph(deps: Deps, checkpointer=None):
 
     def baseline(state: LoopState) -> dict:
         source = deps.workspace.read()
-        iteration_dir = folder.iteration_dir(0)
-        candidate = iteration_dir / "candidate.py"
+        folder.iteration_dir(0)
+        candidate = folder.candidate(0)
         candidate.write_text(source)
         folder.event("baseline_start")
         record = _evaluate(deps, candidate, incumbent=None)
-        eval_path = _save_evaluation(folder, iteration_dir, record, "")
+        eval_path = _save_evaluation(folder, 0, 0, record)
         folder.event("baseline_end", status=record.status, message=record.message)
         if record.status != "ok":
             return {"stop_reason": f"the starting kernel fails ({record.message}); fix it before optimising"}
@@ -159,7 +159,7 @@ def build_graph(deps: Deps, checkpointer=None):
     def propose(state: LoopState) -> dict:
         iteration = state["iteration"] + 1
         best_source = folder.locate(state["best_path"]).read_text()
-        best = _load(folder.locate(state["best_eval"]))
+        best = _load_record(folder.locate(state["best_eval"]))
         context = ProposalContext(
             op=c.op,
             backend=c.backend,
@@ -180,23 +180,22 @@ def build_graph(deps: Deps, checkpointer=None):
             return {"proposals": [], "stop_reason": f"the policy failed: {err}"}
         if not proposals:
             return {"proposals": [], "stop_reason": f"the {deps.policy.name} policy has nothing left to try"}
-        iteration_dir = folder.iteration_dir(iteration)
+        folder.iteration_dir(iteration)
         stored = []
         for i, proposal in enumerate(proposals):
-            suffix = candidate_suffix(i)
-            path = iteration_dir / f"candidate{suffix}.py"
+            path = folder.candidate(iteration, i)
             path.write_text(proposal.source)
             diff = difflib.unified_diff(
                 best_source.splitlines(keepends=True),
                 proposal.source.splitlines(keepends=True),
                 fromfile="best.py",
-                tofile=f"candidate{suffix}.py",
+                tofile=path.name,
             )
-            (iteration_dir / f"diff{suffix}.patch").write_text("".join(diff))
+            folder.diff(iteration, i).write_text("".join(diff))
             if proposal.prompt:
-                (iteration_dir / f"prompt{suffix}.md").write_text(proposal.prompt)
+                folder.prompt(iteration, i).write_text(proposal.prompt)
             if proposal.response:
-                (iteration_dir / f"response{suffix}.md").write_text(proposal.response)
+                folder.response(iteration, i).write_text(proposal.response)
             stored.append({**proposal.to_dict(), "path": folder.relative(path)})
             folder.event(
                 "proposal",
@@ -210,14 +209,13 @@ def build_graph(deps: Deps, checkpointer=None):
         return {"iteration": iteration, "proposals": stored, "results": [], "accepted": None}
 
     def evaluate_node(state: LoopState) -> dict:
-        iteration_dir = folder.iteration_dir(state["iteration"])
+        folder.iteration_dir(state["iteration"])
         results = []
         for i, proposal in enumerate(state["proposals"]):
-            suffix = candidate_suffix(i)
             folder.event("evaluate_start", iteration=state["iteration"], index=i)
             incumbent = str(folder.locate(state["best_path"]))
             record = _evaluate(deps, folder.locate(proposal["path"]), incumbent=incumbent)
-            eval_path = _save_evaluation(folder, iteration_dir, record, suffix)
+            eval_path = _save_evaluation(folder, state["iteration"], i, record)
             folder.event(
                 "evaluate_end", iteration=state["iteration"], index=i, status=record.status, message=record.message
             )
@@ -237,7 +235,7 @@ def build_graph(deps: Deps, checkpointer=None):
     def decide_node(state: LoopState) -> dict:
         best_index, best_speedup = None, 0.0
         results, attempts = [], list(state.get("attempts", []))
-        records = [_load(folder.locate(result["eval"])) for result in state["results"]]
+        records = [_load_record(folder.locate(result["eval"])) for result in state["results"]]
         decisions = [decide(record, against_best=True) for record in records]
         if gate is not None:
             check_end_to_end(state, records, decisions)
@@ -267,14 +265,18 @@ def build_graph(deps: Deps, checkpointer=None):
                 entry["outcome"] = "rejected"
                 entry["message"] += "; another candidate of this round was faster"
         folder.event(
-            "decide", iteration=state["iteration"], accepted=best_index, decisions=[r["decision"] for r in results]
+            "decide",
+            iteration=state["iteration"],
+            accepted=best_index,
+            decisions=[r["decision"] for r in results],
+            outcomes=[a["outcome"] for a in attempts[len(attempts) - len(results) :]],
         )
         return {"results": results, "attempts": attempts, "accepted": best_index}
 
     def commit(state: LoopState) -> dict:
         index = state["accepted"]
         proposal = state["proposals"][index]
-        record = _load(folder.locate(state["results"][index]["eval"]))
+        record = _load_record(folder.locate(state["results"][index]["eval"]))
         decision = state["results"][index]["decision"]
         fraction = record.median_fraction_of_copy()
         gbps = record.median_gbps()
@@ -307,7 +309,7 @@ def build_graph(deps: Deps, checkpointer=None):
         this_round = [a for a in attempts if a.iteration == iteration]
         texts = []
         for i, attempt in enumerate(this_round):
-            record = _load(folder.locate(state["results"][i]["eval"]))
+            record = _load_record(folder.locate(state["results"][i]["eval"]))
             fraction = record.median_fraction_of_copy()
             summary = (
                 f"geomean {attempt.geomean_vs_best:.3f}x vs the best" if attempt.geomean_vs_best else record.message
@@ -339,7 +341,8 @@ def build_graph(deps: Deps, checkpointer=None):
                         "message": attempt.message,
                     }
                 )
-        (folder.iteration_dir(iteration) / "reflection.md").write_text("\n\n".join(texts) + "\n")
+        folder.iteration_dir(iteration)
+        folder.reflection(iteration).write_text("\n\n".join(texts) + "\n")
         return {"stop_reason": stop_reason(deps, state)}
 
     def after_baseline(state: LoopState) -> Literal["propose", "__end__"]:
@@ -405,7 +408,7 @@ def stop_reason(deps: Deps, state: LoopState) -> str | None:
     if c.time_budget_s is not None and time.time() - state.get("started", time.time()) >= c.time_budget_s:
         return f"reached --time-budget {c.time_budget_s:.0f} s"
     if c.target_fraction is not None:
-        fraction = _load(deps.folder.locate(state["best_eval"])).median_fraction_of_copy()
+        fraction = _load_record(deps.folder.locate(state["best_eval"])).median_fraction_of_copy()
         if fraction is not None and fraction >= c.target_fraction:
             return f"reached --target {c.target_fraction:.2f} of copy bandwidth (median shape {fraction:.2f})"
     return None

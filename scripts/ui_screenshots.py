@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from agent.runfolder import list_runs  # noqa: E402
 from ui import browser as chrome  # noqa: E402  (after the path: the script runs from a checkout)
-from ui.data import list_runs  # noqa: E402
 
 RUN = "20261129-173941-rope-tilelang-8872"  # 20 iterations; 2 and 7 were accepted
 ITERATIONS = 20
