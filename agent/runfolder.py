@@ -17,6 +17,7 @@ the repository absolute.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import json
 import os
 import secrets
@@ -25,6 +26,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from tools.evaluator.profile import summarise
 from tools.paths import PROJECT_ROOT, record_path, sha256_file
 from tools.records import EvalRecord
 from tools.workspace import Workspace
@@ -286,6 +288,47 @@ class RunFolder:
 
     def read_json(self, relative: str) -> dict:
         return json.loads((self.path / relative).read_text())
+
+    def save_candidate(self, iteration: int, index: int, source: str) -> Path:
+        self.iteration_dir(iteration)
+        path = self.candidate(iteration, index)
+        path.write_text(source)
+        return path
+
+    def save_proposal(
+        self, iteration: int, index: int, source: str, best_source: str, prompt: str = "", response: str = ""
+    ) -> Path:
+        """A proposal's files: the candidate, its diff against the best, the prompt and reply where an LLM made it."""
+        path = self.save_candidate(iteration, index, source)
+        diff = difflib.unified_diff(
+            best_source.splitlines(keepends=True),
+            source.splitlines(keepends=True),
+            fromfile="best.py",
+            tofile=path.name,
+        )
+        self.diff(iteration, index).write_text("".join(diff))
+        if prompt:
+            self.prompt(iteration, index).write_text(prompt)
+        if response:
+            self.response(iteration, index).write_text(response)
+        return path
+
+    def save_evaluation(self, iteration: int, index: int, record: EvalRecord) -> str:
+        """eval.json (and the kernel sources, the profile) beside the candidate; returns its path in the run folder."""
+        path = self.record(iteration, index)
+        record.candidate = self.relative(self.candidate(iteration, index))  # the file evaluated, wherever it goes
+        path.write_text(self.portable(record.model_dump_json(indent=1)) + "\n")
+        if record.compile and record.compile.sources:
+            extension = {"cuda": "cu", "triton": "py"}.get(record.compile.sources[0].language, "txt")
+            text = "\n\n".join(f"// {s.key}\n{s.text}" for s in record.compile.sources)
+            self.generated(iteration, index, extension).write_text(text)
+        if record.profile:
+            self.profile(iteration, index).write_text(summarise(record.profile) + "\n")
+        return self.relative(path)
+
+    def save_reflection(self, iteration: int, text: str) -> None:
+        self.iteration_dir(iteration)
+        self.reflection(iteration).write_text(text)
 
     def info(self) -> RunInfo | None:
         """run.json, typed; None while it is missing or being written."""
