@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from agent.runfolder import RUNS_DIR
+from agent.runfolder import RUN_FILE, RUNS_DIR
 from kernels.registry import BACKENDS, OPERATORS
 from kernels.target import TARGET_CHOICES
 from tools.records import BASELINES
@@ -484,7 +484,7 @@ def cmd_resume(args) -> int:
 
     console = _console()
     runs_dir = Path(args.runs_dir)
-    finished = RunFolder.open(runs_dir, args.run_id).read_json("run.json")
+    finished = RunFolder.open(runs_dir, args.run_id).read_json(RUN_FILE)
     if finished.get("status") == "finished":
         # Nothing to continue: the run folder (committed examples too) stays as it is.
         console.print(
@@ -529,7 +529,7 @@ def cmd_adopt(args) -> int:
     from tools.paths import PROJECT_ROOT, resolve_path
 
     folder = RunFolder.open(Path(args.runs_dir), args.run_id)
-    run = folder.read_json("run.json")
+    run = folder.read_json(RUN_FILE)
     recorded = run.get("kernel_file")
     if not recorded:
         raise ValueError(f"run {args.run_id}: run.json names no kernel file; the run folder is incomplete")

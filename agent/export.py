@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from agent.runfolder import RUN_FILE, RunFolder, Summary
+from agent.runfolder import RUN_FILE, RunFolder, Summary, candidate_label
 from tools.paths import record_path
 from tools.records import EvalRecord
 
@@ -113,7 +113,7 @@ def _rounds(folder: RunFolder) -> list[dict]:
             {
                 "iteration": iteration,
                 "index": index,
-                "label": f"{iteration}" if index == 0 else f"{iteration}.{index + 1}",
+                "label": candidate_label(iteration, index),
                 "time": event.time,
                 "event": event,
                 "decision": decision,
@@ -197,7 +197,7 @@ def _iteration_log(folder: RunFolder, config: dict, rounds: list[dict]) -> list[
             r["decision"]["reason"] if r["decision"] else UNDECIDED,
         ]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-    candidate = record_path(folder.candidate(0)).replace("0000", "NNNN")  # repo-relative
+    candidate = record_path(folder.iteration_path(0).with_name("NNNN") / folder.candidate(0).name)  # repo-relative
     lines += [
         "",
         "Each candidate is `iterations/NNNN/candidate.py` (`candidate-K.py` for the K-th of a round); "

@@ -47,6 +47,11 @@ def candidate_suffix(index: int) -> str:
     return "" if index == 0 else f"-{index + 1}"
 
 
+def candidate_label(iteration: int, index: int) -> str:
+    """How a candidate is named to a reader: "7" for the first of iteration 7, "7.2" for its second."""
+    return f"{iteration}" if index == 0 else f"{iteration}.{index + 1}"
+
+
 def now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 

@@ -24,7 +24,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agent.export import decision_rule
-from agent.runfolder import RunFolder, RunInfo, Summary, candidate_suffix, list_runs
+from agent.runfolder import (
+    EVENTS_FILE,
+    RUN_FILE,
+    RunFolder,
+    RunInfo,
+    Summary,
+    candidate_label,
+    candidate_suffix,
+    list_runs,
+)
 from tools.records import EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing, geomean
 
 OUTCOMES = ("baseline", "accepted", "rejected", "failed", "evaluating", "proposed")
@@ -245,7 +254,7 @@ def _age(row: RunRow) -> tuple[float, str]:
 def run_stamp(run_dir: Path) -> int:
     """Changes whenever the loop writes to the run: the newest mtime of run.json, the log and the iteration dirs."""
     run_dir = Path(run_dir)
-    paths = [run_dir / "run.json", run_dir / "events.jsonl", run_dir / "iterations"]
+    paths = [run_dir / RUN_FILE, run_dir / EVENTS_FILE, run_dir / "iterations"]
     if (run_dir / "iterations").is_dir():
         paths += [p for p in (run_dir / "iterations").iterdir() if p.is_dir()]
         paths += list((run_dir / "iterations").glob("*/*"))
@@ -293,7 +302,7 @@ class IterationRow:
 
     @property
     def label(self) -> str:
-        return f"{self.iteration}" if self.index == 0 else f"{self.iteration}.{self.index + 1}"
+        return candidate_label(self.iteration, self.index)
 
 
 def median_gbps(record: EvalRecord | None, scope: str | None = None) -> float | None:
