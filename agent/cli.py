@@ -21,6 +21,9 @@ from kernels.registry import BACKENDS, OPERATORS
 from kernels.target import TARGET_CHOICES
 from tools.records import BASELINES
 
+# Backends with a kernel file to edit (torch is the reference); `agent bench` times these by default.
+OPTIMIZABLE_BACKENDS = tuple(b for b in BACKENDS if b != "torch")
+
 # `agent eval` is the edit-check loop: torch.compile of every shape (about 25 s on the H200) is left to
 # `agent bench` and to `--baselines eager compiled`.
 EVAL_BASELINES = ("eager",)
@@ -192,6 +195,19 @@ def _explain_without_gpu(args, console) -> int:
     console.print(f"  static check of {path}: {report.message}")
     if not report.ok:
         return 1
+    if args.backend == "maca_cpp":
+        import time
+
+        from kernels.cpp_support import CompileError, build_file
+
+        start = time.perf_counter()
+        try:
+            library = build_file(path, args.op)
+        except CompileError as err:
+            console.print(f"  [red]compile without a GPU failed[/red]: {err}")
+            return 1
+        # Parsed for its SOURCE and CONFIG literals, never imported: the compiler alone sees the candidate.
+        console.print(f"  compiled without a GPU (no launch) in {time.perf_counter() - start:.1f} s: {library}")
     if args.backend == "tilelang":
         from kernels import registry
         from tools.evaluator.evaluate import lower_without_gpu
@@ -251,6 +267,7 @@ def cmd_eval(args) -> int:
             on_event=on_event,
             incumbent=args.against,
             batches=args.batches,
+            stop_when_slower=False,  # `eval --against` reports every shape (an A/A check wants them all)
         )
     _print_record(record, console)
     if args.against:
@@ -441,7 +458,15 @@ def cmd_optimize(args) -> int:
             "and PyTorch sees none here. Run it on a GPU host (python -m agent optimize ...)."
         )
     if args.backend == "torch":
-        raise ValueError("the torch backend is the reference, not something to optimise; pick tilelang or ninetoothed")
+        choices = ", ".join(OPTIMIZABLE_BACKENDS)
+        raise ValueError(f"the torch backend is the reference, not something to optimise; pick one of {choices}")
+    from agent.decide import ROUNDS_TO_ACCEPT
+
+    if args.batches < ROUNDS_TO_ACCEPT:
+        raise ValueError(
+            f"--batches {args.batches}: a gain needs at least {ROUNDS_TO_ACCEPT} rounds per shape to show at 95%, "
+            "so this run could accept nothing"
+        )
     e2e_lengths = {
         "e2e_prompt_len": args.e2e_prompt_len,
         "e2e_new_tokens": args.e2e_new_tokens,
@@ -455,6 +480,8 @@ def cmd_optimize(args) -> int:
         time_budget_s=args.time_budget,
         target_fraction=args.target_fraction,
         candidates=args.candidates,
+        workers=args.workers,
+        ray_address=args.ray_address,
         model=args.model,
         shapes=args.shapes,
         dtypes=args.dtypes,
@@ -469,6 +496,9 @@ def cmd_optimize(args) -> int:
         e2e_model=str(Path(args.e2e_model).resolve()) if args.e2e_model else None,  # a resume may start elsewhere
         **{key: value for key, value in e2e_lengths.items() if value is not None},  # unset: RunConfig's defaults
     )
+    from agent.workers import check_workers
+
+    check_workers(config.workers)
     if config.policy == "llm" and not config.model:
         raise ValueError("the llm policy needs --model (and OPENAI_BASE_URL / OPENAI_API_KEY for the endpoint)")
     runs_dir = Path(args.runs_dir)
@@ -614,7 +644,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("optimize", help="the loop: propose, evaluate, keep what wins (needs a GPU)")
     p.add_argument("op", choices=OPERATORS)
-    p.add_argument("--backend", choices=["tilelang", "ninetoothed"], required=True)
+    p.add_argument("--backend", choices=OPTIMIZABLE_BACKENDS, required=True)
     p.add_argument(
         "--policy", choices=["search", "llm"], help="default: llm if OPENAI_BASE_URL/KEY is set, else search"
     )
@@ -623,6 +653,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-budget", type=float, metavar="SECONDS", help="start no iteration after this")
     p.add_argument("--target-fraction", type=float, metavar="F", help="stop at this fraction of copy bandwidth")
     p.add_argument("--candidates", type=int, default=1, metavar="K", help="proposals per iteration")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="G",
+        help="evaluate an iteration's candidates on G GPUs at once, one judge each, placed by Ray "
+        '(pip install -e ".[ray]")',
+    )
+    p.add_argument("--ray-address", metavar="ADDR", help="a running Ray cluster for --workers (default: this host)")
     p.add_argument("--candidate", help="kernel file to start from (default: kernels/OP/BACKEND.py)")
     p.add_argument("--profile", action="store_true", help="run ncu on each version; the summary feeds the prompt")
     p.add_argument(
@@ -697,7 +736,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="benchmark every backend; write benchmarks/results/<gpu>/<op>.json + .md")
     p.add_argument("ops", nargs="+", choices=OPERATORS)
-    p.add_argument("--backends", nargs="+", default=["tilelang", "ninetoothed"], choices=BACKENDS)
+    p.add_argument("--backends", nargs="+", default=list(OPTIMIZABLE_BACKENDS), choices=BACKENDS)
     p.add_argument("--out", help="results folder (default: benchmarks/results)")
     baselines(p, "all three; liger is noted as unavailable where liger-kernel is not installed")
     common(p)

@@ -13,7 +13,7 @@ PolicyName = Literal["search", "llm"]
 
 class RunConfig(BaseModel):
     op: str = Field(description="operator to optimise, e.g. rope")
-    backend: str = Field(description="tilelang or ninetoothed (torch only in tests)")
+    backend: str = Field(description="tilelang, ninetoothed or maca_cpp (torch only in tests)")
     policy: PolicyName = Field(
         default="search", description="search walks SEARCH_SPACE and the catalogue; llm asks a model"
     )
@@ -21,6 +21,8 @@ class RunConfig(BaseModel):
     time_budget_s: float | None = Field(default=None, description="stop starting new iterations after this")
     target_fraction: float | None = Field(default=None, description="stop once the median shape reaches this of copy")
     candidates: int = Field(default=1, ge=1, description="proposals per iteration (llm: K replies)")
+    workers: int = Field(default=1, ge=1, description="candidates evaluated at once, one GPU each (Ray)")
+    ray_address: str | None = Field(default=None, description="a running Ray cluster; default: one on this host")
     model: str | None = Field(default=None, description="chat model for the llm policy")
     shapes: list[str] | None = Field(default=None, description="shape patterns; all named shapes when empty")
     dtypes: list[str] = Field(default_factory=lambda: ["bf16"])
@@ -36,7 +38,8 @@ class RunConfig(BaseModel):
     start_source: str | None = Field(default=None, description="kernel file to start from (default: the working copy)")
     # Rounds of batches per shape: each times the candidate and the best once per scope. More rounds
     # narrow the intervals the acceptance rule uses (agent/decide.py), at about 0.3 s per shape each.
-    batches: int = Field(default=10, ge=3, description="timed rounds per shape (each: every contestant, both scopes)")
+    # At least 6: fewer rounds cannot show a gain at 95% (agent/decide.py, ROUNDS_TO_ACCEPT).
+    batches: int = Field(default=10, ge=6, description="timed rounds per shape (each: every contestant, both scopes)")
     e2e: bool = Field(
         default=False, description="commit a version only if the Llama model's greedy tokens with it match torch's"
     )

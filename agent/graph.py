@@ -31,6 +31,7 @@ from agent.policies.base import Attempt, Policy, ProposalContext, ReflectionCont
 from agent.policies.source_edit import read_literal
 from agent.runfolder import RunFolder, read_record
 from agent.state import LoopState
+from agent.workers import Job, run_jobs
 from kernels import registry
 from kernels import target as targets
 from tools.evaluator.evaluate import evaluate
@@ -109,23 +110,25 @@ def commit_message(
     return f"{op}[{backend}]: {numbers}, iteration {iteration}\n\n{rationale}\n\nrun: {run_id}"
 
 
+def _options(deps: Deps) -> dict:
+    """evaluate()'s keyword arguments for this run (a Ray worker gets them as they are)."""
+    c = deps.config
+    return {
+        "shapes": c.shapes,
+        "dtypes": tuple(c.dtypes),
+        "baselines": tuple(c.baselines),
+        "device": c.device,
+        "target": c.target,
+        "timeout_s": c.timeout_s,
+        "profile": c.profile,
+        "batches": c.batches,
+        "stage_timeouts": {"compile": c.compile_timeout_s} if c.compile_timeout_s else None,
+    }
+
+
 def _evaluate(deps: Deps, candidate: Path, incumbent: str | None) -> EvalRecord:
     c = deps.config
-    return evaluate(
-        c.op,
-        c.backend,
-        candidate,
-        shapes=c.shapes,
-        dtypes=tuple(c.dtypes),
-        baselines=tuple(c.baselines),
-        device=c.device,
-        target=c.target,
-        timeout_s=c.timeout_s,
-        incumbent=incumbent,
-        profile=c.profile,
-        batches=c.batches,
-        stage_timeouts={"compile": c.compile_timeout_s} if c.compile_timeout_s else None,
-    )
+    return evaluate(c.op, c.backend, candidate, incumbent=incumbent, **_options(deps))
 
 
 def baseline(state: LoopState, deps: Deps) -> dict:
@@ -202,16 +205,21 @@ def propose(state: LoopState, deps: Deps) -> dict:
 
 
 def evaluate_node(state: LoopState, deps: Deps) -> dict:
-    folder, iteration = deps.folder, state["iteration"]
-    results = []
-    for i, proposal in enumerate(state["proposals"]):
+    """Every proposal against the best: in turn, or `workers` at a time on GPUs of their own (Ray)."""
+    c, folder, iteration = deps.config, deps.folder, state["iteration"]
+    incumbent = str(folder.locate(state["best_path"]))
+    jobs = [Job(folder.locate(p["path"]), incumbent, _options(deps)) for p in state["proposals"]]
+    for i in range(len(jobs)):
         folder.event("evaluate_start", iteration=iteration, index=i)
-        incumbent = str(folder.locate(state["best_path"]))
-        record = _evaluate(deps, folder.locate(proposal["path"]), incumbent=incumbent)
-        eval_path = folder.save_evaluation(iteration, i, record)
+    paths: dict[int, str] = {}
+
+    def finished(i: int, record: EvalRecord) -> None:  # saved as each one ends: nothing lost to a crash
+        paths[i] = folder.save_evaluation(iteration, i, record)
         folder.event("evaluate_end", iteration=iteration, index=i, status=record.status, message=record.message)
-        results.append({"eval": eval_path})
-    return {"results": results}
+
+    gpus_per_job = 0 if c.device == "cpu" else 1
+    run_jobs(jobs, c.op, c.backend, c.workers, ray_address=c.ray_address, gpus_per_job=gpus_per_job, on_done=finished)
+    return {"results": [{"eval": paths[i]} for i in range(len(jobs))]}
 
 
 def check_end_to_end(state: LoopState, deps: Deps, records: list[EvalRecord], decisions: list[Decision]) -> None:

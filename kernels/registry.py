@@ -29,7 +29,7 @@ import torch
 from kernels.spec import OpSpec
 
 OPERATORS = ("rope", "rope_qk", "rms_norm", "add_rms_norm", "silu_mul")
-BACKENDS = ("tilelang", "ninetoothed", "torch")
+BACKENDS = ("tilelang", "ninetoothed", "maca_cpp", "torch")
 Status = Literal["native", "torch_fallback"]
 
 

@@ -17,6 +17,7 @@ PROMPTS_DIR = Path(__file__).parent
 BACKEND_GUIDES = {
     "tilelang": "guide_tilelang.md",
     "ninetoothed": "guide_ninetoothed.md",
+    "maca_cpp": "guide_maca_cpp.md",
     "torch": "guide_torch.md",
 }
 

@@ -222,6 +222,17 @@ for s in "$@"; do
       step copy-probe
       python3 scripts/copy_probe.py --json "$LOGS/copy-probe.json" > "$LOGS/copy-probe.txt" 2>&1
       tail -40 "$LOGS/copy-probe.txt" ;;
+    timeslice-probe)
+      # What the judge's quiet check sees while another process spins on the GPU (scripts/timeslice_probe.py).
+      step timeslice-probe
+      python3 scripts/timeslice_probe.py --json "$LOGS/timeslice-probe.json" > "$LOGS/timeslice-probe.txt" 2>&1
+      tail -6 "$LOGS/timeslice-probe.txt" ;;
+    adversarial:*)
+      # adversarial:EXPR -- the adversarial GPU tests whose ids match the pytest -k expression.
+      step "adversarial ${s#adversarial:}"
+      python3 -m pytest -v -s -m gpu tests/tools/evaluator/test_adversarial.py -k "${s#adversarial:}" \
+        -p no:cacheprovider -rA --durations=5 > "$LOGS/adversarial-k.log" 2>&1
+      grep -E "PASSED|FAILED|SKIPPED|passed|failed|\[verdict\]" "$LOGS/adversarial-k.log" | tail -60 ;;
     summary)
       # Where each evaluation's time went and how noisy it was (scripts/record_summary.py).
       step summary

@@ -56,7 +56,33 @@ def summarise(path: Path) -> str:
                 f"  eager {bench.shape} {label} batch {timing.batch_us[i]:.1f} µs/call: main thread {h.main_us:.1f}, "
                 f"other threads {h.others_us:.1f}, waiting for a CPU {h.waited_us:.1f} µs/call"
             )
+    lines += _steal_lines(record)
     return "\n".join(lines)
+
+
+def _steal_lines(record: EvalRecord) -> list[str]:
+    """How much of the candidate's eager batches the hypervisor took, and whether those batches ran slower."""
+    hit, clean, stolen, total = [], [], 0.0, 0.0
+    for bench in record.benchmark:
+        timing = bench.eager.candidate if bench.eager else None
+        if not timing or not timing.host or len(timing.host) != len(timing.batch_us):
+            continue
+        typical = sorted(timing.batch_us)[len(timing.batch_us) // 2]
+        for us, host in zip(timing.batch_us, timing.host, strict=True):
+            if host.steal_us is None:
+                continue
+            total += us
+            stolen += host.steal_us
+            (hit if host.steal_us > 0 else clean).append(us / typical)
+    if not total:
+        return []
+    line = f"  eager steal on the timing core: {100 * stolen / total:.1f}% of the candidate's batch time"
+    if hit and clean:
+        line += (
+            f"; batches with steal ran {sorted(hit)[len(hit) // 2]:.2f}x their shape's median "
+            f"({len(hit)}), without {sorted(clean)[len(clean) // 2]:.2f}x ({len(clean)})"
+        )
+    return [line]
 
 
 if __name__ == "__main__":

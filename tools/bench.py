@@ -17,7 +17,7 @@ from tools.records import BASELINES, Baseline, EvalRecord
 from tools.report import bench_markdown
 
 RESULTS_DIR = PROJECT_ROOT / "benchmarks" / "results"
-BENCH_BACKENDS = ("tilelang", "ninetoothed")
+BENCH_BACKENDS = ("tilelang", "ninetoothed", "maca_cpp")
 
 
 def run_bench(

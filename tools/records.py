@@ -21,8 +21,9 @@ from typing import Literal
 from pydantic import BaseModel, Field, model_validator
 
 # e2e: the loop's check that the Llama model's greedy tokens with the candidate match torch's (tools/llama/e2e.py).
-StageName = Literal["static", "compile", "correctness", "benchmark", "profile", "e2e"]
-STAGES: tuple[StageName, ...] = ("static", "compile", "correctness", "benchmark", "profile", "e2e")
+# judge: the judge process itself was lost (a worker of `agent optimize --workers` died).
+StageName = Literal["static", "compile", "correctness", "benchmark", "profile", "e2e", "judge"]
+STAGES: tuple[StageName, ...] = ("static", "compile", "correctness", "benchmark", "profile", "e2e", "judge")
 StageStatus = Literal["ok", "failed", "skipped"]
 # What a candidate can be timed against besides the current best. eager: the torch reference op run
 # eagerly; compiled: torch.compile of it; liger: Liger-Kernel's kernel for the op (tools/liger.py).
@@ -80,6 +81,7 @@ class HostUse(BaseModel):
     main_us: float  # the main thread on a CPU: the calls themselves
     others_us: float  # its other threads on a CPU
     waited_us: float  # its threads runnable but waiting for a CPU
+    steal_us: float | None = None  # the hypervisor's steal on the timing core (10 ms ticks: a sum is the figure)
 
 
 class Timing(BaseModel):

@@ -12,23 +12,25 @@ from tools.records import EvalRecord, ScopeResult, ShapeBenchmark, Timing
 ROUNDS = 20
 
 
-def _rounds(speedup: float, spread: float) -> tuple[list[float], list[float]]:
+def _rounds(speedup: float, spread: float, rounds: int) -> tuple[list[float], list[float]]:
     """Candidate and incumbent per-call times whose per-round speedups are `speedup` +- `spread`."""
     wobble = itertools.cycle((-1.0, -0.5, 0.0, 0.5, 1.0))
-    incumbent = [10.0] * ROUNDS
-    candidate = [10.0 / (speedup * (1 + spread * next(wobble))) for _ in range(ROUNDS)]
+    incumbent = [10.0] * rounds
+    candidate = [10.0 / (speedup * (1 + spread * next(wobble))) for _ in range(rounds)]
     return candidate, incumbent
 
 
-def _scope(speedup: float, spread: float) -> ScopeResult:
-    mine, theirs = _rounds(speedup, spread)
+def _scope(speedup: float, spread: float, rounds: int) -> ScopeResult:
+    mine, theirs = _rounds(speedup, spread, rounds)
     return ScopeResult(
-        candidate=Timing(median_us=sorted(mine)[ROUNDS // 2], batch_us=mine),
+        candidate=Timing(median_us=sorted(mine)[rounds // 2], batch_us=mine),
         incumbent=Timing(median_us=10.0, batch_us=theirs),
     )
 
 
-def _record(shapes: list[tuple[float, float, float, float]], status: str = "ok", stage: str | None = None):
+def _record(
+    shapes: list[tuple[float, float, float, float]], status: str = "ok", stage: str | None = None, rounds: int = ROUNDS
+):
     """One shape per (graph speedup, graph spread, eager speedup, eager spread)."""
     benchmark = [
         ShapeBenchmark(
@@ -36,8 +38,8 @@ def _record(shapes: list[tuple[float, float, float, float]], status: str = "ok",
             dims=[1],
             dtype="bf16",
             bytes_moved=1,
-            graph=_scope(graph, graph_spread),
-            eager=_scope(eager, eager_spread),
+            graph=_scope(graph, graph_spread, rounds),
+            eager=_scope(eager, eager_spread, rounds),
         )
         for i, (graph, graph_spread, eager, eager_spread) in enumerate(shapes)
     ]
@@ -104,3 +106,10 @@ def test_the_first_correct_version_becomes_the_best():
 def test_a_model_mismatch_keeps_its_speed_on_record_but_is_rejected():
     decision = decide(_record([(1.2, 0.01, 1.2, 0.01)] * 4, status="failed", stage="e2e"), against_best=True)
     assert not decision.accepted and decision.geomean_speedup == pytest.approx(1.2, rel=0.01)
+
+
+def test_too_few_rounds_to_reach_the_confidence_cannot_accept():
+    """Three rounds all faster is [min, max] = 75% coverage: an unchanged kernel would pass one time in eight."""
+    decision = decide(_record([(1.05, 0.01, 1.05, 0.01)] * 8, rounds=3), against_best=True)
+    assert not decision.accepted and "3 rounds per shape cannot show a gain" in decision.reason
+    assert "--batches" in decision.reason

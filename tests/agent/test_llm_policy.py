@@ -194,7 +194,7 @@ def test_unreachable_endpoint_raises_a_runtime_error_naming_it(monkeypatch):
         policy.propose(make_context())
 
 
-@pytest.mark.parametrize("backend", ["tilelang", "ninetoothed"])
+@pytest.mark.parametrize("backend", ["tilelang", "ninetoothed", "maca_cpp"])
 def test_propose_prompt_carries_spec_best_results_attempts_guide_and_hardware(server, make_policy, backend):
     best = (ROOT / f"kernels/rope/{backend}.py").read_text()
     server.script = [reply_with(best)]

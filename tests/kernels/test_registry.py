@@ -26,7 +26,7 @@ def test_torch_backend_is_native_everywhere():
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU report")
 def test_gpu_backends_report_fallback_without_a_gpu():
-    for backend in ("tilelang", "ninetoothed"):
+    for backend in ("tilelang", "ninetoothed", "maca_cpp"):
         assert set(registry.registered_operators(backend).values()) == {"torch_fallback"}
         assert "no GPU" in registry.registration("rope", backend).reason
 

@@ -74,6 +74,7 @@ CACHE_VARIABLES = {
     "TILELANG_CACHE_DIR": "tilelang",
     "TORCHINDUCTOR_CACHE_DIR": "inductor",
     "CUDA_CACHE_PATH": "nv",
+    "TORCH_EXTENSIONS_DIR": "torch_extensions",  # maca_cpp builds (kernels/cpp_support.py)
     "XDG_CACHE_HOME": "xdg",
 }
 
@@ -333,6 +334,18 @@ def cpu_use(pid: int) -> CpuUse:
             others += run
         waited += wait
     return CpuUse(main, others, waited)
+
+
+def steal_ns(cpu: int) -> int | None:
+    """Time the hypervisor ran something else on `cpu` (/proc/stat's steal, in 10 ms ticks), or None."""
+    try:
+        with open("/proc/stat") as f:
+            for line in f:
+                if line.startswith(f"cpu{cpu} "):
+                    return int(line.split()[8]) * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def runner_env(identity: Identity, base: dict[str, str] | None = None) -> dict[str, str]:

@@ -76,6 +76,7 @@ def evaluate(
     batches: int = DEFAULT_BATCHES,
     stage_timeouts: dict[str, float] | None = None,
     static_check: bool = True,
+    stop_when_slower: bool | None = None,
 ) -> EvalRecord:
     """Evaluate `candidate` (default: the backend's kernel file) and return the full record.
 
@@ -84,6 +85,8 @@ def evaluate(
     apart. `baselines` may add "liger" (Liger-Kernel's kernel for the op). `batches`: rounds per shape
     (each times every contestant once per scope). `static_check=False` skips the lint: the judge's
     verdict must not depend on it, and the adversarial tests check that it does not.
+    `stop_when_slower` (default: when there is an incumbent) ends the benchmark at the first shape slower
+    than the incumbent beyond noise, in a random shape order: the acceptance rule rejects on that alone.
     """
     spec = registry.spec(op)
     registry.check_backend(backend)
@@ -136,6 +139,7 @@ def evaluate(
                 batches=batches,
                 timeout_s=timeout_s,
                 stage_timeouts=dict(stage_timeouts or {}),
+                stop_when_slower=incumbent is not None if stop_when_slower is None else stop_when_slower,
             )
             _judge(record, spec, request, benchmark, profile, emit)
     finally:

@@ -87,6 +87,7 @@ class Cheat:
     dtype: str = "bf16"
     gpu_only: bool = False
     kernel_forms: bool = False  # also injected into the shipped TileLang and NineToothed files (GPU)
+    batches: int = 3  # rounds per shape it is evaluated with
 
     def source(self, op: str, base: str | None = None) -> str:
         """The cheat in `base` (default: the honest torch-backend file of `op`)."""
@@ -230,6 +231,17 @@ CHEATS = [
         ops=("rope", "silu_mul"),
     ),
     Cheat(
+        "is wrong on one call in 20 once past the first checks",
+        2,
+        "benchmark",
+        "of a timed batch is wrong",
+        header="_calls = [0]",
+        after="    _calls[0] += 1\n    if _calls[0] > 400 and _calls[0] % 20 == 0:\n        out.mul_(1.5)\n",
+        ops=("rope", "rms_norm"),
+        batches=6,  # 16 calls sampled per batch: (19/20)^16 misses a batch 44% of the time, 6 rounds do not
+        kernel_forms=True,
+    ),
+    Cheat(
         "remembers outputs by shape",
         2,
         "correctness",
@@ -285,14 +297,18 @@ CHEATS = [
     ),
     # -- 3: slowing the yardsticks -------------------------------------------------------------------
     Cheat(
+        # The runner's synchronize waits for every stream of its process, so a spin it leaves alone only
+        # slows the cheat's own batch: this one narrows it to the current stream (its outputs are done when
+        # it answers) and spins once on another, mid-benchmark, ~2 s. Only the judge's quiet check sees it.
         "leaves a kernel spinning on the GPU after its answer",
         3,
         "benchmark",
         "left work running on the GPU",
         lint="Stream",
-        header="_spin = []",
-        after="    if not _spin:\n        _spin.append(torch.cuda.Stream())\n"
-        "    with torch.cuda.stream(_spin[0]):\n        torch.cuda._sleep(4_000_000_000)\n",
+        header="_calls = [0]\n_spin = []\n"
+        "torch.cuda.synchronize = lambda *a, **k: torch.cuda.current_stream().synchronize()",
+        after="    _calls[0] += 1\n    if _calls[0] > 400 and not _spin:\n        _spin.append(torch.cuda.Stream())\n"
+        "        with torch.cuda.stream(_spin[0]):\n            torch.cuda._sleep(4_000_000_000)\n",
         gpu_only=True,
         kernel_forms=True,
     ),

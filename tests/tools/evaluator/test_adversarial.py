@@ -115,7 +115,13 @@ def test_each_cheat_is_rejected_by_the_judge_with_the_lint_off(folder, case):
         record = _against_honest(folder, cheat, op, source, "cpu")
     else:
         record = _evaluate(
-            folder, op, source, f"{_slug(cheat.name)}_{op}.py", static_check=False, dtypes=(cheat.dtype,)
+            folder,
+            op,
+            source,
+            f"{_slug(cheat.name)}_{op}.py",
+            static_check=False,
+            dtypes=(cheat.dtype,),
+            batches=cheat.batches,
         )
     _check(record, cheat)
 
@@ -169,6 +175,7 @@ def test_each_cheat_is_rejected_on_the_gpu(folder, case):
             device="cuda",
             static_check=False,
             dtypes=(cheat.dtype,),
+            batches=cheat.batches,
         )
     _check(record, cheat)
 
@@ -199,5 +206,6 @@ def test_each_cheat_in_a_shipped_kernel_file_is_rejected_on_the_gpu(folder, case
         static_check=False,
         shapes=GPU_SHAPES[op][:1],
         dtypes=(cheat.dtype,),  # one dtype's programs: a new kernel file compiles every program cold
+        batches=cheat.batches,
     )
     _check(record, cheat)

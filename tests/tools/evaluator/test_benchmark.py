@@ -69,3 +69,24 @@ def test_no_extra_rounds_past_the_cap_or_on_the_cpu():
 def test_a_shape_already_slower_beyond_noise_buys_no_rounds():
     assert BenchmarkStage._more_rounds(_stage(), _pair(0.0, 0.03), 12, time.monotonic())
     assert not BenchmarkStage._more_rounds(_stage(), _pair(0.0, 0.03, slower=0.5), 12, time.monotonic())
+
+
+def _timed(mine: list[float], theirs: list[float], scope: str = "graph"):
+    from tools.records import ScopeResult, ShapeBenchmark, Timing
+
+    result = ScopeResult(
+        candidate=Timing(median_us=sorted(mine)[len(mine) // 2], batch_us=mine),
+        incumbent=Timing(median_us=sorted(theirs)[len(theirs) // 2], batch_us=theirs),
+    )
+    return ShapeBenchmark(shape="s", dims=[1], dtype="bf16", bytes_moved=1, **{scope: result})
+
+
+def test_the_benchmark_stops_at_a_shape_slower_beyond_noise_in_either_scope():
+    wobble = [0.01 * (i % 3) for i in range(12)]
+    for scope in ("graph", "eager"):
+        slow = _timed([1.3 + w for w in wobble], [1.0 + w for w in wobble], scope)
+        assert f"({scope}, 0.77" in BenchmarkStage._slower_beyond_noise(_stage(), slow, 16)
+    even = _timed([1.0 + w for w in wobble], [1.0 + w for w in reversed(wobble)])
+    faster = _timed([0.8 + w for w in wobble], [1.0 + w for w in wobble])
+    assert BenchmarkStage._slower_beyond_noise(_stage(), even, 16) is None
+    assert BenchmarkStage._slower_beyond_noise(_stage(), faster, 16) is None

@@ -71,6 +71,22 @@ def test_the_same_file_as_incumbent_starts_from_a_copy_of_its_cache(tmp_path, mo
     assert not [name for name in caches if "-copy-" in name]  # the copy went with its runner
 
 
+def test_against_an_incumbent_the_benchmark_stops_at_the_first_shape_slower_beyond_noise(tmp_path):
+    honest = tmp_path / "honest.py"
+    honest.write_text(candidates.GOOD_ROPE)
+    slow = candidates.GOOD_ROPE.replace("import torch\n", "import time\nimport torch\n", 1).replace(
+        "    return out\n", "    time.sleep(0.002)\n    return out\n"
+    )
+    record = run(tmp_path, slow, name="slow.py", incumbent=honest)
+    assert record.status == "ok", record.message
+    stage = next(s for s in record.stages if s.name == "benchmark")
+    assert f"1 of {len(record.shapes)} shapes timed" in stage.message and "slower than the best" in stage.message
+    assert len(record.benchmark) == 1
+    from agent.decide import decide
+
+    assert not decide(record, against_best=True).accepted
+
+
 def test_seeds_are_fresh_for_every_evaluation(tmp_path):
     first = run(tmp_path, candidates.GOOD_ROPE, benchmark=False)
     second = run(tmp_path, candidates.GOOD_ROPE, benchmark=False)

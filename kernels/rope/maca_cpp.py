@@ -1,0 +1,151 @@
+"""RoPE (rotate-half) in CUDA C++: the file the agent edits for `rope --backend maca_cpp`.
+
+Design: x is viewed as rows of head_dim ([batch * seq * heads, head_dim]). A
+block of `threads` threads takes `rows_per_block` rows; its threads walk the
+(row, pack) pairs of those rows, a pack being `vec` consecutive pairs (j, j + half)
+of the first and second halves. A thread reads a pack of x1 and of x2 and of the
+sin/cos tables at the row's position (row // heads) % seq (tables in fp32, bf16
+or fp16, read as fp32), computes x1*c - x2*s and x2*c + x1*s in fp32 and rounds
+once on each store. Only the first seq rows of the tables are read, so longer
+tables (the camp's model) work as they are. When half is not a multiple of
+`vec`, or a pointer is not aligned to it, the same kernel runs at vec 1.
+
+The C++ source is built by kernels.cpp_support (nvcc, or MXMACA's cu-bridge on
+MetaX: that path has not run on a C500); CONFIG reaches it as constexpr
+constants (THREADS, VEC, ROWS_PER_BLOCK).
+"""
+
+from __future__ import annotations
+
+import torch
+
+from kernels.cpp_support import DTYPE_CODES, aligned, load
+from kernels.rope.spec import SPEC
+
+CONFIG = {"threads": 128, "vec": 8, "rows_per_block": 32}
+
+SEARCH_SPACE = {
+    "threads": [32, 64, 128, 256, 512],
+    "vec": [1, 2, 4, 8],
+    "rows_per_block": [4, 8, 16, 32, 64, 128],
+}
+
+SOURCE = r"""
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <stdint.h>
+
+__device__ __forceinline__ float to_float(float v) { return v; }
+__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
+__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+template <typename T> __device__ __forceinline__ T from_float(float v);
+template <> __device__ __forceinline__ float from_float<float>(float v) { return v; }
+template <> __device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
+    return __float2bfloat16_rn(v);
+}
+
+template <typename T, int N> struct alignas(sizeof(T) * N) Pack { T v[N]; };
+
+// One pack of `V` rotated pairs: out[j] = x1*c - x2*s, out[j + half] = x2*c + x1*s, in fp32.
+template <typename T, typename TT, int V>
+__device__ __forceinline__ void rotate(const T* __restrict__ src, T* __restrict__ dst, const TT* __restrict__ sin,
+                                       const TT* __restrict__ cos, int64_t half, int64_t p) {
+    using P = Pack<T, V>;
+    using PT = Pack<TT, V>;
+    const P a = reinterpret_cast<const P*>(src)[p];
+    const P b = reinterpret_cast<const P*>(src + half)[p];
+    const PT s = reinterpret_cast<const PT*>(sin)[p];
+    const PT c = reinterpret_cast<const PT*>(cos)[p];
+    P o1, o2;
+    #pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const float x1 = to_float(a.v[k]), x2 = to_float(b.v[k]);
+        const float sf = to_float(s.v[k]), cf = to_float(c.v[k]);
+        o1.v[k] = from_float<T>(x1 * cf - x2 * sf);
+        o2.v[k] = from_float<T>(x2 * cf + x1 * sf);
+    }
+    reinterpret_cast<P*>(dst)[p] = o1;
+    reinterpret_cast<P*>(dst + half)[p] = o2;
+}
+
+template <typename T, typename TT, int V>
+__global__ void __launch_bounds__(THREADS) rope_kernel(
+    const T* __restrict__ x, const TT* __restrict__ sin, const TT* __restrict__ cos, T* __restrict__ out,
+    int64_t rows, int64_t heads, int64_t seq, int64_t half) {
+    const int64_t packs = half / V;
+    const int64_t items = (int64_t)ROWS_PER_BLOCK * packs;
+    for (int64_t i = threadIdx.x; i < items; i += THREADS) {
+        const int64_t row = (int64_t)blockIdx.x * ROWS_PER_BLOCK + i / packs;
+        if (row >= rows) return;  // rows grow with i
+        const int64_t pos = (row / heads) % seq;
+        rotate<T, TT, V>(x + row * 2 * half, out + row * 2 * half, sin + pos * half, cos + pos * half, half, i % packs);
+    }
+}
+
+template <typename T, typename TT>
+static int launch(int vec, const void* x, const void* sin, const void* cos, void* out, int64_t rows, int64_t heads,
+                  int64_t seq, int64_t half, cudaStream_t stream) {
+    const dim3 grid((unsigned)((rows + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK));
+    const T* xt = static_cast<const T*>(x);
+    const TT* st = static_cast<const TT*>(sin);
+    const TT* ct = static_cast<const TT*>(cos);
+    T* ot = static_cast<T*>(out);
+    if (vec == VEC) rope_kernel<T, TT, VEC><<<grid, THREADS, 0, stream>>>(xt, st, ct, ot, rows, heads, seq, half);
+    else rope_kernel<T, TT, 1><<<grid, THREADS, 0, stream>>>(xt, st, ct, ot, rows, heads, seq, half);
+    return (int)cudaGetLastError();
+}
+
+template <typename T>
+static int launch_tables(int table_dtype, int vec, const void* x, const void* sin, const void* cos, void* out,
+                         int64_t rows, int64_t heads, int64_t seq, int64_t half, cudaStream_t stream) {
+    switch (table_dtype) {
+        case 0: return launch<T, float>(vec, x, sin, cos, out, rows, heads, seq, half, stream);
+        case 1: return launch<T, __half>(vec, x, sin, cos, out, rows, heads, seq, half, stream);
+        case 2: return launch<T, __nv_bfloat16>(vec, x, sin, cos, out, rows, heads, seq, half, stream);
+        default: return (int)cudaErrorInvalidValue;
+    }
+}
+
+extern "C" int kw_rope(int dtype, int table_dtype, int vec, const void* x, const void* sin, const void* cos, void* out,
+                       int64_t rows, int64_t heads, int64_t seq, int64_t half, void* stream) {
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    switch (dtype) {
+        case 0: return launch_tables<float>(table_dtype, vec, x, sin, cos, out, rows, heads, seq, half, s);
+        case 1: return launch_tables<__half>(table_dtype, vec, x, sin, cos, out, rows, heads, seq, half, s);
+        case 2: return launch_tables<__nv_bfloat16>(table_dtype, vec, x, sin, cos, out, rows, heads, seq, half, s);
+        default: return (int)cudaErrorInvalidValue;
+    }
+}
+"""
+
+# Argument types of each entry point (kernels.cpp_support: p pointer, l int64, i int32, f float).
+SIGNATURES = {"kw_rope": "iiippppllll"}
+
+
+def _library():
+    return load("rope", SOURCE, CONFIG, SIGNATURES, origin=__file__)
+
+
+def rope(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, *, out: torch.Tensor | None = None) -> torch.Tensor:
+    SPEC.check_inputs(x, sin, cos, out)
+    if out is None:
+        out = torch.empty_like(x)
+    if x.numel() == 0:
+        return out
+    batch, seq, heads, head_dim = x.shape
+    half = head_dim // 2
+    vec = CONFIG["vec"] if half % CONFIG["vec"] == 0 and aligned(CONFIG["vec"], x, sin, cos, out) else 1
+    # Only the first seq rows of the tables are read (a model may pass longer ones).
+    _library().launch(
+        "kw_rope", DTYPE_CODES[x.dtype], DTYPE_CODES[sin.dtype], vec, x.data_ptr(), sin.data_ptr(), cos.data_ptr(),
+        out.data_ptr(), batch * seq * heads, heads, seq, half, device=x.device,
+    )  # fmt: skip
+    return out
+
+
+def generated_source() -> dict[str, str]:
+    """The translation unit compiled for the current CONFIG (what nvcc sees)."""
+    return {"rope.cu": _library().text}

@@ -1,0 +1,101 @@
+"""Candidates evaluated by several judges at once through Ray (agent/workers.py), on the CPU.
+
+Ray runs a real local cluster of two CPU workers here; on a GPU host each worker gets one GPU.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from agent import workers
+from agent.decide import decide
+from tests.tools import candidates
+
+OPTIONS = {"shapes": ["llama3-8b/decode1/q"], "dtypes": ("bf16",), "batches": 3, "device": "cpu", "timeout_s": 240}
+SLOW = candidates.GOOD_ROPE.replace("import torch\n", "import time\nimport torch\n", 1).replace(
+    "    return out\n", "    time.sleep(0.002)\n    return out\n"
+)
+HANGS_AT_IMPORT = "import time\ntime.sleep(120)\n" + candidates.GOOD_ROPE
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    ray = pytest.importorskip("ray")
+    temp = tempfile.mkdtemp(prefix="kw-ray-")  # short: Ray's socket paths must fit in 107 bytes
+    ray.init(num_cpus=2, num_gpus=0, include_dashboard=False, log_to_driver=False, _temp_dir=temp)
+    yield ray
+    ray.shutdown()
+    shutil.rmtree(temp, ignore_errors=True)
+
+
+def _files(folder: Path, **sources: str) -> dict[str, Path]:
+    paths = {}
+    for name, source in sources.items():
+        paths[name] = folder / f"{name}.py"
+        paths[name].write_text(source)
+        os.chmod(paths[name], 0o644)
+    os.chmod(folder, 0o755)  # runners of their own uid import from here
+    return paths
+
+
+def test_more_than_one_worker_without_ray_says_how_to_get_it(monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "ray", None)
+    with pytest.raises(RuntimeError, match=r'pip install -e "\.\[ray\]"'):
+        workers.check_workers(2)
+    workers.check_workers(1)
+    with pytest.raises(ValueError, match="at least 1"):
+        workers.check_workers(0)
+
+
+def test_two_workers_give_the_decisions_one_gives(tmp_path, ray_cluster):
+    paths = _files(tmp_path, honest=candidates.GOOD_ROPE, slow=SLOW, same=candidates.GOOD_ROPE)
+    jobs = [workers.Job(paths[n], str(paths["honest"]), OPTIONS) for n in ("slow", "same")]
+    finished = []
+    parallel = workers.run_jobs(jobs, "rope", "torch", 2, gpus_per_job=0, on_done=lambda i, r: finished.append(i))
+    serial = workers.run_jobs(jobs, "rope", "torch", 1)
+    assert sorted(finished) == [0, 1]
+    for records in (parallel, serial):
+        assert [r.status for r in records] == ["ok", "ok"], [r.message for r in records]
+        slow, same = (decide(r, against_best=True) for r in records)
+        assert not slow.accepted and "slower" in slow.reason
+        assert not same.accepted  # the same file is not faster beyond noise
+    assert [r.candidate_sha256 for r in parallel] == [r.candidate_sha256 for r in serial]
+
+
+def _kill_the_judge_of(candidate: Path, stop: threading.Event) -> None:
+    """SIGKILL the process whose child runner imports `candidate`: the Ray worker holding its judge."""
+    while not stop.is_set():
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+                parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if "tools.evaluator.runner" in cmdline and str(candidate) in cmdline:
+                os.kill(parent, signal.SIGKILL)
+                return
+        time.sleep(0.2)
+
+
+def test_a_worker_killed_mid_evaluation_fails_only_its_candidate(tmp_path, ray_cluster):
+    paths = _files(tmp_path, honest=candidates.GOOD_ROPE, hangs=HANGS_AT_IMPORT, fine=candidates.GOOD_ROPE)
+    jobs = [workers.Job(paths[n], str(paths["honest"]), OPTIONS) for n in ("hangs", "fine")]
+    stop = threading.Event()
+    killer = threading.Thread(target=_kill_the_judge_of, args=(paths["hangs"], stop), daemon=True)
+    killer.start()
+    try:
+        lost, fine = workers.run_jobs(jobs, "rope", "torch", 2, gpus_per_job=0)
+    finally:
+        stop.set()
+    assert lost.status == "failed" and lost.failed_stage == "judge", lost.message
+    assert "worker evaluating this candidate died" in lost.message
+    assert not decide(lost, against_best=True).accepted
+    assert fine.status == "ok", fine.message
