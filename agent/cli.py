@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from agent.runfolder import RUNS_DIR
+from agent.runfolder import RUN_FILE, RUNS_DIR
 from kernels.registry import BACKENDS, OPERATORS
 from kernels.target import TARGET_CHOICES
 from tools.records import BASELINES
@@ -514,7 +514,7 @@ def cmd_resume(args) -> int:
 
     console = _console()
     runs_dir = Path(args.runs_dir)
-    finished = RunFolder.open(runs_dir, args.run_id).read_json("run.json")
+    finished = RunFolder.open(runs_dir, args.run_id).read_json(RUN_FILE)
     if finished.get("status") == "finished":
         # Nothing to continue: the run folder (committed examples too) stays as it is.
         console.print(
@@ -530,16 +530,15 @@ def cmd_resume(args) -> int:
 def cmd_runs(args) -> int:
     from agent.runfolder import list_runs
 
-    runs = list_runs(Path(args.runs_dir))
+    runs = [(folder, info) for folder in list_runs(Path(args.runs_dir)) if (info := folder.info()) is not None]
     if not runs:
         print(f"no runs under {args.runs_dir}")
         return 0
-    for run in runs:
-        best = run.get("best") or {}
-        fraction = best.get("median_fraction_of_copy")
+    for folder, run in runs:
+        fraction = run.best.median_fraction_of_copy if run.best else None
         print(
-            f"{run['run_id']:<48} {run.get('status', '?'):<9} iterations {run.get('iterations', 0):>3}  "
-            f"commits {len(run.get('commits', [])):>2}  best {f'{fraction:.2f} of copy' if fraction else '-'}"
+            f"{run.run_id or folder.run_id:<48} {run.status or '?':<9} iterations {run.iterations:>3}  "
+            f"commits {len(run.commits):>2}  best {f'{fraction:.2f} of copy' if fraction else '-'}"
         )
     return 0
 
@@ -560,7 +559,7 @@ def cmd_adopt(args) -> int:
     from tools.paths import PROJECT_ROOT, resolve_path
 
     folder = RunFolder.open(Path(args.runs_dir), args.run_id)
-    run = folder.read_json("run.json")
+    run = folder.read_json(RUN_FILE)
     recorded = run.get("kernel_file")
     if not recorded:
         raise ValueError(f"run {args.run_id}: run.json names no kernel file; the run folder is incomplete")
@@ -571,7 +570,7 @@ def cmd_adopt(args) -> int:
         return 0
     if not kernel.parent.is_dir():
         raise FileNotFoundError(f"{recorded}: no folder {kernel.parent} in this clone ({PROJECT_ROOT})")
-    started_from = (folder.path / "iterations" / "0000" / "candidate.py").read_text()
+    started_from = folder.candidate(0).read_text()
     if kernel.exists() and kernel.read_text() != started_from and not args.force:
         raise RuntimeError(
             f"{recorded} changed since the run started; adopting would overwrite your edits "

@@ -29,8 +29,7 @@ class RunConfig(BaseModel):
     device: Literal["cuda", "cpu"] = "cuda"
     target: str = "auto"
     timeout_s: float = Field(default=900.0, description="per evaluation, before the child is killed")
-    # The H200 runs compiled every program of a candidate in 5-16 s, but one TileLang rms_norm
-    # configuration took 278 s: a cap keeps one pathological proposal from eating the device time.
+    # A cap, so one pathological proposal cannot eat the device time (docs/log.md, 2026-11-29: 278 s).
     compile_timeout_s: float | None = Field(
         default=180.0, description="the compile stage's limit; a slower candidate fails at compile"
     )
@@ -52,11 +51,7 @@ class RunConfig(BaseModel):
     )
     e2e_prompt_len: int = Field(default=128, ge=1, description="seeded random prompt token ids for --e2e")
     e2e_new_tokens: int = Field(default=32, ge=1, description="greedy tokens compared by --e2e")
-    # fp32 by default: on the H200 the random Llama-3.2-1B in bf16 has top-2 logit ties (margin 0) at 2 of
-    # 32 greedy steps and logit differences of ~0.08 between correct kernels against a median margin of
-    # ~0.09 (scripts/token_drift.py, the rope + rms_norm model of commit f5b5323), so an exact bf16 token
-    # match fails correct kernels; in fp32 the tilelang and ninetoothed kernels keep all 32 of torch's
-    # tokens (benchmarks/results/nvidia-h200/infer/fp32, the model with all five ops).
+    # fp32: in bf16 an exact token match fails correct kernels (docs/log.md, 2026-12-01: "the e2e dtype").
     e2e_dtype: Literal["fp32", "bf16", "fp16"] = Field(
         default="fp32", description="dtype of the model in the --e2e check (the kernel runs in it too)"
     )

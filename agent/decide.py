@@ -13,13 +13,12 @@ of its per-round ratios with an interval from order statistics.
 
 from __future__ import annotations
 
-import math
-import statistics
 from dataclasses import dataclass
 
 from tools.evaluator.rule import FLOOR, GEOMEAN_CONFIDENCE, beyond_noise, shape_confidence
 from tools.evaluator.stats import coverage, median_interval, per_round_ratios
 from tools.records import EvalRecord, ShapeBenchmark
+from tools.records import geomean as geomean_of
 
 # The fewest rounds whose median interval reaches GEOMEAN_CONFIDENCE (n = 6: [min, max] covers 96.9%).
 ROUNDS_TO_ACCEPT = next(n for n in range(1, 64) if coverage(n, GEOMEAN_CONFIDENCE) >= GEOMEAN_CONFIDENCE)
@@ -79,9 +78,9 @@ def _decide_on_speed(record: EvalRecord, against_best: bool) -> Decision:
                 slower.append((f"{b.shape} ({name})", median, high))
     fewest = min(len(v) for v in per_shape.values())
     intervals = {k: median_interval(v, GEOMEAN_CONFIDENCE) for k, v in per_shape.items()}
-    geomean = math.exp(statistics.fmean(math.log(m) for m, _, _ in intervals.values()))
-    low = math.exp(statistics.fmean(math.log(lo) for _, lo, _ in intervals.values()))
-    high = math.exp(statistics.fmean(math.log(hi) for _, _, hi in intervals.values()))
+    geomean = geomean_of(m for m, _, _ in intervals.values())
+    low = geomean_of(lo for _, lo, _ in intervals.values())
+    high = geomean_of(hi for _, _, hi in intervals.values())
     noise = max(geomean - low, high - geomean) / geomean
     if slower:
         shape, ratio, high_bound = min(slower, key=lambda item: item[1])

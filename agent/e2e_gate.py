@@ -15,7 +15,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from agent.config import RunConfig
-from agent.runfolder import RunFolder, candidate_suffix
+from agent.runfolder import RunFolder, read_record
 from tools.llama.e2e import E2EResult, E2ESettings, TokenRun, check_tokens, reference_tokens
 from tools.paths import sha256_file
 from tools.records import EvalRecord
@@ -73,8 +73,9 @@ class E2EGate:
     def check(self, candidate: Path, iteration: int, index: int) -> E2EResult:
         """The check of one candidate, or its earlier result when the same file was checked already."""
         reference = self.reference_ids()
-        relative = Path("iterations") / f"{iteration:04d}" / f"e2e{candidate_suffix(index)}.json"
-        cached = _read(self.folder.path / relative, E2EResult)
+        path = self.folder.e2e(iteration, index)
+        relative = path.relative_to(self.folder.path)
+        cached = _read(path, E2EResult)
         if (
             cached is not None
             and cached.candidate_sha256 == sha256_file(candidate)
@@ -99,7 +100,7 @@ class E2EGate:
 
     def record(self, eval_path: Path, result: E2EResult) -> EvalRecord:
         """eval.json with the e2e stage added (or replaced: a resumed run may record it again); a failure fails it."""
-        record = EvalRecord.model_validate_json(Path(eval_path).read_text())
+        record = read_record(eval_path, required=True)
         record.stages = [s for s in record.stages if s.name != "e2e"] + [result.as_stage()]
         if not result.ok:
             record.status, record.failed_stage = "failed", "e2e"

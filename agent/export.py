@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from agent.runfolder import RunFolder
+from agent.runfolder import RUN_FILE, RunFolder, Summary, candidate_label
 from tools.paths import record_path
 from tools.records import EvalRecord
 
@@ -98,42 +98,33 @@ def _result(record: EvalRecord | None, decision: dict | None) -> str:
     return f"{head}; {record.message}" if record.message else head
 
 
-def _record(path: Path) -> EvalRecord | None:
-    try:
-        return EvalRecord.model_validate_json(path.read_text())
-    except (OSError, ValueError):
-        return None
-
-
 def _rounds(folder: RunFolder) -> list[dict]:
     """One entry per proposal: its iteration, files, event data and decision."""
-    events = folder.events()
-    proposals = [e for e in events if e["event"] == "proposal"]
-    decisions = {e["iteration"]: e for e in events if e["event"] == "decide"}
-    commits = {e["iteration"]: e for e in events if e["event"] == "commit"}
+    decisions, commits = folder.decisions(), folder.commits()
     rounds = []
-    for event in proposals:
-        iteration, index = event["iteration"], event["index"]
-        suffix = "" if index == 0 else f"-{index + 1}"
-        directory = folder.path / "iterations" / f"{iteration:04d}"
+    for event in folder.proposals():
+        iteration, index = event.iteration, event.index
         decided = decisions.get(iteration)
-        decision = decided["decisions"][index] if decided and index < len(decided["decisions"]) else None
-        winner = bool(decided and decided.get("accepted") == index)
+        decision = decided.decision(index) if decided else None
+        record = folder.read_record(iteration, index)
+        winner = bool(decided and decided.accepted == index)
         adopted = winner and iteration in commits
         rounds.append(
             {
                 "iteration": iteration,
                 "index": index,
-                "label": f"{iteration}" if index == 0 else f"{iteration}.{index + 1}",
-                "time": event["time"],
+                "label": candidate_label(iteration, index),
+                "time": event.time,
                 "event": event,
-                "dir": directory,
-                "suffix": suffix,
                 "decision": decision,
+                "outcome": decided.outcome(index, record) if decided else None,
                 "rule": decision_rule(decision, winner),
                 "adopted": adopted,
-                "commit": commits.get(iteration, {}).get("sha") if adopted else None,
-                "record": _record(directory / f"eval{suffix}.json"),
+                "commit": commits[iteration].sha if adopted else None,
+                "record": record,
+                "prompt": folder.prompt(iteration, index),
+                "diff": folder.diff(iteration, index),
+                "candidate": folder.candidate(iteration, index),
             }
         )
     return rounds
@@ -150,16 +141,23 @@ def _diffstat(patch: Path) -> str:
 
 def _asked_an_llm(rounds: list[dict]) -> bool:
     """Whether any proposal of the run came from a model (a prompt file, or a model named in its event)."""
-    return any(r["event"].get("model") or (r["dir"] / f"prompt{r['suffix']}.md").exists() for r in rounds)
+    return any(r["event"].model or r["prompt"].exists() for r in rounds)
 
 
 def _kind(r: dict) -> str:
     """'adopted', 'rejected' (correct, turned down by the rule), 'failed' (a stage failed) or 'not decided'."""
     if r["adopted"]:
         return "adopted"
-    if r["decision"] is None:
+    if r["outcome"] is None:
         return UNDECIDED
-    return "failed" if r["record"] is not None and r["record"].status != "ok" else "rejected"
+    return "failed" if _failed(r) else "rejected"
+
+
+def _failed(r: dict) -> bool:
+    """Failed at a stage: as the round decided it, or (not decided yet) as its record says."""
+    if r["outcome"] is not None:
+        return r["outcome"] == "failed"
+    return r["record"] is not None and r["record"].status != "ok"
 
 
 def _outcome(r: dict) -> str:
@@ -192,14 +190,14 @@ def _iteration_log(folder: RunFolder, config: dict, rounds: list[dict]) -> list[
         cells = [
             r["label"],
             r["time"],
-            r["event"]["rationale"],
-            _diffstat(r["dir"] / f"diff{r['suffix']}.patch"),
+            r["event"].rationale,
+            _diffstat(r["diff"]),
             _result(r["record"], r["decision"]),
             _outcome(r),
             r["decision"]["reason"] if r["decision"] else UNDECIDED,
         ]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-    candidate = record_path(folder.path / "iterations" / "NNNN" / "candidate.py")  # repo-relative
+    candidate = record_path(folder.iteration_path(0).with_name("NNNN") / folder.candidate(0).name)  # repo-relative
     lines += [
         "",
         "Each candidate is `iterations/NNNN/candidate.py` (`candidate-K.py` for the K-th of a round); "
@@ -210,8 +208,7 @@ def _iteration_log(folder: RunFolder, config: dict, rounds: list[dict]) -> list[
 
 
 def prompts_markdown(folder: RunFolder) -> str:
-    run = folder.read_json("run.json")
-    config = run["config"]
+    config = folder.read_json(RUN_FILE)["config"]
     lines = [
         f"# Prompts: run {folder.run_id}",
         "",
@@ -223,15 +220,15 @@ def prompts_markdown(folder: RunFolder) -> str:
         return "\n".join(lines + _iteration_log(folder, config, rounds))
     for r in rounds:
         event, record = r["event"], r["record"]
-        model = event.get("model") or f"{config['policy']} policy (no LLM)"
-        if event.get("usage"):
-            model += f" (tokens: {event['usage']})"
-        prompt_file = r["dir"] / f"prompt{r['suffix']}.md"
+        model = event.model or f"{config['policy']} policy (no LLM)"
+        if event.usage:
+            model += f" (tokens: {event.usage})"
+        prompt_file = r["prompt"]
         asked = f"see {prompt_file.relative_to(folder.path).as_posix()}" if prompt_file.exists() else "no prompt"
-        if event.get("reasks"):
-            asked += f"; re-asked {event['reasks']} time(s)"
-        patch = r["dir"] / f"diff{r['suffix']}.patch"
-        candidate = record_path(r["dir"] / f"candidate{r['suffix']}.py")  # repo-relative, not this machine's
+        if event.reasks:
+            asked += f"; re-asked {event.reasks} time(s)"
+        patch = r["diff"]
+        candidate = record_path(r["candidate"])  # repo-relative, not this machine's
         command = f"agent eval {config['op']} --backend {config['backend']} --candidate {candidate}"
         decision = r["decision"]["reason"] if r["decision"] else "none"
         adopted = f"yes, commit {r['commit'][:10]}" if r["adopted"] else "no"
@@ -242,7 +239,7 @@ def prompts_markdown(folder: RunFolder) -> str:
             f"- Date: {r['time']}",
             f"- Model: {model}",
             f"- Asked: {asked}",
-            f"- What changed: {event['rationale']} ({_diffstat(patch)})",
+            f"- What changed: {event.rationale} ({_diffstat(patch)})",
             f"- Test command: `{command}`",
             f"- Result: {_result(record, r['decision'])}",
             f"- Decision: {decision}",
@@ -250,13 +247,6 @@ def prompts_markdown(folder: RunFolder) -> str:
             "",
         ]
     return "\n".join(lines)
-
-
-def summary_scope(summary: dict) -> str | None:
-    """The scope of a run.json `start`/`best` summary; legacy for one written before the judge (no `scope`)."""
-    if summary.get("scope"):
-        return summary["scope"]
-    return "legacy" if summary.get("shapes") else None
 
 
 def _num(value: float | None, spec: str, suffix: str = "") -> str:
@@ -278,10 +268,14 @@ def _named(start_scope: str | None, best_scope: str | None) -> str:
     return f"start {start_scope or '-'}, best {best_scope or '-'}"
 
 
+def _scope_of(summary: dict) -> str | None:
+    return Summary.model_validate(summary).speed_scope()
+
+
 def _shape_table(start: dict, best: dict) -> list[str]:
     """Per shape: both scopes' per-call times at the start and in the best version, then the decision scope's
     GB/s and % of copy and the speedup; a run.json from before the judge has one (legacy) time per shape."""
-    start_scope, best_scope = summary_scope(start), summary_scope(best)
+    start_scope, best_scope = _scope_of(start), _scope_of(best)
     named = _named(start_scope, best_scope)
     legacy = "legacy" in (start_scope, best_scope)
     shapes = start.get("shapes", {})
@@ -343,13 +337,10 @@ def _misled(rounds: list[dict]) -> list[str]:
 
 
 def reflection_markdown(folder: RunFolder) -> str:
-    run = folder.read_json("run.json")
+    run = folder.read_json(RUN_FILE)
     config, env = run["config"], run.get("environment", {})
     rounds = _rounds(folder)
-    outcomes = Counter(
-        "accepted" if r["adopted"] else ("failed" if r["record"] and r["record"].status != "ok" else "rejected")
-        for r in rounds
-    )
+    outcomes = Counter("accepted" if r["adopted"] else ("failed" if _failed(r) else "rejected") for r in rounds)
     failed_stages = Counter(r["record"].failed_stage for r in rounds if r["record"] and r["record"].failed_stage)
     start, best = run.get("start", {}), run.get("best", {})
     shapes = config["shapes"] or "all named"
@@ -362,7 +353,7 @@ def reflection_markdown(folder: RunFolder) -> str:
         f"- {config['op']}[{config['backend']}], dtypes {', '.join(config['dtypes'])}, shapes {shapes}",
         f"- Device {env.get('device') or 'CPU'}, driver {env.get('driver') or '-'}, target {env.get('target')}; "
         + ", ".join(f"{k} {v}" for k, v in env.get("versions", {}).items()),
-        _confinement_line(_record(folder.path / "iterations" / "0000" / "eval.json")),
+        _confinement_line(folder.read_record(0)),
         "",
         "## How the agent worked",
         "",
@@ -378,16 +369,17 @@ def reflection_markdown(folder: RunFolder) -> str:
         "",
     ]
     helped = [r for r in rounds if r["adopted"]]
-    lines += [
-        f"- Iteration {r['iteration']}: {r['event']['rationale']} ({r['decision']['reason']})" for r in helped
-    ] or ["- Nothing beat the starting kernel."]
+    lines += [f"- Iteration {r['iteration']}: {r['event'].rationale} ({r['decision']['reason']})" for r in helped] or [
+        "- Nothing beat the starting kernel."
+    ]
     lines += ["", "## What misled it", "", *_misled(rounds)]
     lines += ["", "## Reflections", ""]
-    for directory in sorted((folder.path / "iterations").glob("*/reflection.md")):
-        lines += [f"### Iteration {int(directory.parent.name)}", "", directory.read_text().strip(), ""]
+    for iteration in folder.iterations():
+        if folder.reflection(iteration).exists():
+            lines += [f"### Iteration {iteration}", "", folder.reflection(iteration).read_text().strip(), ""]
     lines += ["## Measured results", ""]
     if start and best:
-        start_scope, best_scope = summary_scope(start), summary_scope(best)
+        start_scope, best_scope = _scope_of(start), _scope_of(best)
         if start_scope == best_scope:
             where = f"{_label(best_scope)} scope: {_rate(start.get('median_gbps'))} at the start"
         else:

@@ -12,7 +12,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from agent.config import RunConfig
 from agent.graph import USER_STOP, Deps, build_graph, stop_reason
 from agent.policies.base import Policy
-from agent.runfolder import RUNS_DIR, RunFolder, new_run_id, now
+from agent.runfolder import RUN_FILE, RUNS_DIR, RunFolder, new_run_id, now
 from kernels import registry
 from kernels import target as targets
 from tools.env import collect_environment
@@ -89,7 +89,7 @@ def resume(
 ) -> dict:
     """Continue a run that was stopped or killed, from its last checkpoint."""
     folder = RunFolder.open(runs_dir, run_id)
-    run = folder.read_json("run.json")
+    run = folder.read_json(RUN_FILE)
     config = RunConfig.model_validate(run["config"])
     workspace = folder.workspace(run)
     if not workspace.worktree.is_dir():

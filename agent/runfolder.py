@@ -17,15 +17,24 @@ the repository absolute.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import json
 import os
 import secrets
 from pathlib import Path
+from typing import Literal
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from tools.evaluator.profile import summarise
 from tools.paths import PROJECT_ROOT, record_path, sha256_file
+from tools.records import EvalRecord
 from tools.workspace import Workspace
 
 RUNS_DIR = PROJECT_ROOT / "runs"
+RUN_FILE = "run.json"
+EVENTS_FILE = "events.jsonl"
+Outcome = Literal["accepted", "rejected", "failed"]
 
 
 def new_run_id(op: str, backend: str) -> str:
@@ -38,8 +47,115 @@ def candidate_suffix(index: int) -> str:
     return "" if index == 0 else f"-{index + 1}"
 
 
+def candidate_label(iteration: int, index: int) -> str:
+    """How a candidate is named to a reader: "7" for the first of iteration 7, "7.2" for its second."""
+    return f"{iteration}" if index == 0 else f"{iteration}.{index + 1}"
+
+
 def now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def read_record(path: str | Path, required: bool = False) -> EvalRecord | None:
+    """An eval.json as a record: None when it is missing or still being written, unless `required` (then it raises)."""
+    try:
+        return EvalRecord.model_validate_json(Path(path).read_text())
+    except (OSError, ValueError, ValidationError):
+        if required:
+            raise
+        return None
+
+
+# ---------------------------------------------------------------------------------------------- run.json
+
+
+class Summary(BaseModel):
+    """run.json's `start` and `best`: one version's speed, as the loop summarised its record."""
+
+    model_config = ConfigDict(extra="allow")
+
+    status: str | None = None
+    scope: str | None = None  # its decision scope; absent in a run.json from before the judge
+    median_gbps: float | None = None
+    median_fraction_of_copy: float | None = None
+    geomean_vs_eager: float | None = None
+    shapes: dict[str, dict] = {}  # per shape: gbps, fraction_of_copy, median_us, eager_us, graph_us
+    iteration: int | None = None  # `best` only: the iteration it came from
+    commit: str | None = None  # `best` only: its commit, where it was accepted
+
+    def speed_scope(self) -> str | None:
+        """Its scope, or legacy for a summary written before the judge (times, no scope)."""
+        return self.scope or ("legacy" if self.shapes else None)
+
+
+class RunInfo(BaseModel):
+    """run.json: written at the start, updated as the run goes; a run in progress lacks its end-of-run fields."""
+
+    model_config = ConfigDict(extra="allow")
+
+    run_id: str | None = None
+    created: str | None = None
+    updated: str | None = None
+    finished: str | None = None
+    status: str | None = None  # running, stopped, finished
+    config: dict = {}  # agent.config.RunConfig as a dict
+    environment: dict = {}  # tools.env.Environment as a dict
+    kernel_file: str | None = None  # relative to the repository root (agent adopt writes it)
+    workspace: dict | None = None  # tools.workspace.Workspace.to_dict, its worktree relative to the run folder
+    start: Summary | None = None
+    best: Summary | None = None
+    iterations: int = 0
+    commits: list[str] = []
+    branch: str | None = None
+    stop_reason: str | None = None
+
+
+# ---------------------------------------------------------------------------------------------- events
+
+
+class Event(BaseModel):
+    """One line of events.jsonl; the kinds the readers use have their own model below."""
+
+    model_config = ConfigDict(extra="allow")
+
+    time: str | None = None
+    event: str
+    iteration: int | None = None
+
+
+class ProposalEvent(Event):
+    index: int = 0
+    rationale: str = ""
+    model: str | None = None
+    usage: dict | None = None
+    reasks: int = 0
+
+
+class DecideEvent(Event):
+    """The round's decision, written once when it is made: each candidate's Decision and outcome, the winner."""
+
+    accepted: int | None = None  # index of the candidate the round keeps
+    decisions: list[dict] = []  # agent.decide.Decision as a dict, one per candidate
+    outcomes: list[Outcome] | None = None  # absent in runs written before the loop recorded them
+
+    def decision(self, index: int) -> dict | None:
+        return self.decisions[index] if index < len(self.decisions) else None
+
+    def outcome(self, index: int, record: EvalRecord | None) -> Outcome:
+        """A candidate's outcome as the loop decided it (for an older run: from its decision and record)."""
+        if self.outcomes is not None and index < len(self.outcomes):
+            return self.outcomes[index]
+        if self.accepted == index:
+            return "accepted"
+        return "failed" if record is not None and record.status != "ok" else "rejected"
+
+
+class CommitEvent(Event):
+    sha: str | None = None
+    message: str | None = None  # the commit message's first line
+
+
+EVENT_MODELS: dict[str, type[Event]] = {"proposal": ProposalEvent, "decide": DecideEvent, "commit": CommitEvent}
 
 
 class RunFolder:
@@ -108,10 +224,63 @@ class RunFolder:
         data = (run if run is not None else self.read_json("run.json"))["workspace"]
         return Workspace.from_dict({**data, "worktree": str(self.locate(data["worktree"]))})
 
+    def iteration_path(self, iteration: int) -> Path:
+        return self.path / "iterations" / f"{iteration:04d}"
+
     def iteration_dir(self, iteration: int) -> Path:
-        folder = self.path / "iterations" / f"{iteration:04d}"
+        """The iteration's folder, made if it is not there yet (for writing)."""
+        folder = self.iteration_path(iteration)
         folder.mkdir(parents=True, exist_ok=True)
         return folder
+
+    def iterations(self) -> list[int]:
+        """The iterations that have a folder, in order (0 is the starting kernel)."""
+        return [int(p.name) for p in sorted((self.path / "iterations").glob("[0-9][0-9][0-9][0-9]"))]
+
+    def _file(self, iteration: int, index: int, stem: str, extension: str) -> Path:
+        return self.iteration_path(iteration) / f"{stem}{candidate_suffix(index)}.{extension}"
+
+    def candidate(self, iteration: int, index: int = 0) -> Path:
+        return self._file(iteration, index, "candidate", "py")
+
+    def diff(self, iteration: int, index: int = 0) -> Path:
+        return self._file(iteration, index, "diff", "patch")
+
+    def record(self, iteration: int, index: int = 0) -> Path:
+        """The candidate's eval.json."""
+        return self._file(iteration, index, "eval", "json")
+
+    def prompt(self, iteration: int, index: int = 0) -> Path:
+        return self._file(iteration, index, "prompt", "md")
+
+    def response(self, iteration: int, index: int = 0) -> Path:
+        return self._file(iteration, index, "response", "md")
+
+    def profile(self, iteration: int, index: int = 0) -> Path:
+        return self._file(iteration, index, "profile", "txt")
+
+    def generated(self, iteration: int, index: int, extension: str) -> Path:
+        return self._file(iteration, index, "generated", extension)
+
+    def e2e(self, iteration: int, index: int = 0) -> Path:
+        return self._file(iteration, index, "e2e", "json")
+
+    def reflection(self, iteration: int) -> Path:
+        return self.iteration_path(iteration) / "reflection.md"
+
+    def candidate_indices(self, iteration: int) -> list[int]:
+        """The candidates of an iteration that have a file, by index (candidate.py is 0, candidate-2.py is 1)."""
+        indices = set()
+        for path in self.iteration_path(iteration).glob("candidate*.py"):
+            tail = path.stem.removeprefix("candidate")
+            if tail == "":
+                indices.add(0)
+            elif tail.startswith("-") and tail[1:].isdigit():
+                indices.add(int(tail[1:]) - 1)
+        return sorted(indices)
+
+    def read_record(self, iteration: int, index: int = 0) -> EvalRecord | None:
+        return read_record(self.record(iteration, index))
 
     def write(self, relative: str | Path, text: str) -> Path:
         """Write a file atomically (temp file + rename), so a crash never leaves half a file."""
@@ -125,15 +294,66 @@ class RunFolder:
     def read_json(self, relative: str) -> dict:
         return json.loads((self.path / relative).read_text())
 
+    def save_candidate(self, iteration: int, index: int, source: str) -> Path:
+        self.iteration_dir(iteration)
+        path = self.candidate(iteration, index)
+        path.write_text(source)
+        return path
+
+    def save_proposal(
+        self, iteration: int, index: int, source: str, best_source: str, prompt: str = "", response: str = ""
+    ) -> Path:
+        """A proposal's files: the candidate, its diff against the best, the prompt and reply where an LLM made it."""
+        path = self.save_candidate(iteration, index, source)
+        diff = difflib.unified_diff(
+            best_source.splitlines(keepends=True),
+            source.splitlines(keepends=True),
+            fromfile="best.py",
+            tofile=path.name,
+        )
+        self.diff(iteration, index).write_text("".join(diff))
+        if prompt:
+            self.prompt(iteration, index).write_text(prompt)
+        if response:
+            self.response(iteration, index).write_text(response)
+        return path
+
+    def save_evaluation(self, iteration: int, index: int, record: EvalRecord) -> str:
+        """eval.json (and the kernel sources, the profile) beside the candidate; returns its path in the run folder."""
+        path = self.record(iteration, index)
+        record.candidate = self.relative(self.candidate(iteration, index))  # the file evaluated, wherever it goes
+        path.write_text(self.portable(record.model_dump_json(indent=1)) + "\n")
+        if record.compile and record.compile.sources:
+            extension = {"cuda": "cu", "triton": "py"}.get(record.compile.sources[0].language, "txt")
+            text = "\n\n".join(f"// {s.key}\n{s.text}" for s in record.compile.sources)
+            self.generated(iteration, index, extension).write_text(text)
+        if record.profile:
+            self.profile(iteration, index).write_text(summarise(record.profile) + "\n")
+        return self.relative(path)
+
+    def save_reflection(self, iteration: int, text: str) -> None:
+        self.iteration_dir(iteration)
+        self.reflection(iteration).write_text(text)
+
+    def info(self) -> RunInfo | None:
+        """run.json, typed; None while it is missing or being written."""
+        try:
+            return RunInfo.model_validate_json((self.path / RUN_FILE).read_text())
+        except (OSError, ValueError, ValidationError):
+            return None
+
     def update_run(self, **fields) -> dict:
-        current = self.read_json("run.json") if (self.path / "run.json").exists() else {}
+        current = self.read_json(RUN_FILE) if (self.path / RUN_FILE).exists() else {}
         current.update(fields)
         current["updated"] = now()
-        self.write("run.json", json.dumps(current, indent=1) + "\n")
+        RunInfo.model_validate(current)  # a field of the wrong type fails here, not in a reader later
+        self.write(RUN_FILE, json.dumps(current, indent=1) + "\n")
         return current
 
     def event(self, kind: str, **payload) -> None:
-        line = self.portable(json.dumps({"time": now(), "event": kind, **payload}))
+        entry = {"time": now(), "event": kind, **payload}
+        EVENT_MODELS.get(kind, Event).model_validate(entry)  # what a reader's model cannot read is not written
+        line = self.portable(json.dumps(entry))
         with open(self.path / "events.jsonl", "a") as f:
             f.write(line + "\n")
             f.flush()
@@ -145,21 +365,20 @@ class RunFolder:
         From the run folder alone (its git worktree may be on another machine): run.json names the
         iteration, that iteration's decide event the candidate, and its eval.json the file's hash.
         """
-        run = run if run is not None else self.read_json("run.json")
-        best = run.get("best") or {}
-        iteration = best.get("iteration")
-        if not iteration or not best.get("commit"):
+        run = run if run is not None else self.read_json(RUN_FILE)
+        best = Summary.model_validate(run.get("best") or {})
+        iteration = best.iteration
+        if not iteration or not best.commit:
             return None
-        decided = [e for e in self.events() if e.get("event") == "decide" and e.get("iteration") == iteration]
-        index = decided[-1].get("accepted") if decided else None
+        decided = self.decisions().get(iteration)
+        index = decided.accepted if decided else None
         if index is None:
             raise RuntimeError(
                 f"run {self.run_id}: run.json says iteration {iteration} was accepted, but events.jsonl has no "
                 "decision accepting a candidate of it; the run folder is incomplete"
             )
-        suffix = candidate_suffix(index)
-        folder = self.path / "iterations" / f"{iteration:04d}"
-        candidate, record = folder / f"candidate{suffix}.py", folder / f"eval{suffix}.json"
+        folder = self.iteration_path(iteration)
+        candidate, record = self.candidate(iteration, index), self.record(iteration, index)
         try:
             evaluated = json.loads(record.read_text())["candidate_sha256"]
             actual = sha256_file(candidate)
@@ -173,17 +392,46 @@ class RunFolder:
         return candidate
 
     def events(self) -> list[dict]:
-        path = self.path / "events.jsonl"
-        if not path.exists():
-            return []
-        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def list_runs(root: Path = RUNS_DIR) -> list[dict]:
-    runs = []
-    for path in sorted(Path(root).glob("*/run.json")):
+        """events.jsonl as written, skipping a line still being appended (it is read complete next time)."""
         try:
-            runs.append(json.loads(path.read_text()))
-        except (OSError, json.JSONDecodeError):
-            continue
-    return runs
+            text = (self.path / EVENTS_FILE).read_text()
+        except OSError:
+            return []
+        events = []
+        for line in text.splitlines():
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(event, dict) and "event" in event:
+                events.append(event)
+        return events
+
+    def _typed(self, kind: str, events: list[dict] | None) -> list:
+        events = self.events() if events is None else events
+        return [EVENT_MODELS[kind].model_validate(e) for e in events if e["event"] == kind]
+
+    def proposals(self, events: list[dict] | None = None) -> list[ProposalEvent]:
+        """Every proposal's event, in the order they were made (`events`: already read, not read again)."""
+        return self._typed("proposal", events)
+
+    def decisions(self, events: list[dict] | None = None) -> dict[int, DecideEvent]:
+        """Each round's decision, by iteration (the last one, should a resumed run have decided a round twice)."""
+        return {e.iteration: e for e in self._typed("decide", events)}
+
+    def commits(self, events: list[dict] | None = None) -> dict[int, CommitEvent]:
+        """Each accepted version's commit, by iteration."""
+        return {e.iteration: e for e in self._typed("commit", events)}
+
+
+def is_run_folder(path: Path) -> bool:
+    """A run folder, whatever state it is in: it has run.json, events.jsonl or iterations/."""
+    return path.is_dir() and any((path / name).exists() for name in (RUN_FILE, EVENTS_FILE, "iterations"))
+
+
+def list_runs(root: Path = RUNS_DIR) -> list[RunFolder]:
+    """Every run folder under `root`, by name; an empty or missing folder gives none."""
+    root = Path(root)
+    if not root.is_dir():
+        return []
+    return [RunFolder(p) for p in sorted(root.iterdir()) if is_run_folder(p)]

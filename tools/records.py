@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
@@ -39,6 +40,12 @@ ScopeName = Literal["eager", "graph", "legacy"]
 Contestant = Literal["candidate", "incumbent", "torch", "compiled", "liger", "roofline"]
 CONTESTANTS: tuple[Contestant, ...] = ("candidate", "incumbent", "torch", "compiled", "liger", "roofline")
 BASELINE_CONTESTANT: dict[str, Contestant] = {"eager": "torch", "compiled": "compiled", "liger": "liger"}
+
+
+def geomean(values: Iterable[float | None]) -> float | None:
+    """The geometric mean of the positive values (speedups, ratios of times); None when there is none."""
+    logs = [math.log(v) for v in values if v is not None and v > 0]
+    return math.exp(sum(logs) / len(logs)) if logs else None
 
 
 class StageResult(BaseModel):
@@ -333,7 +340,4 @@ class EvalRecord(BaseModel):
         against: Literal["torch", "compiled", "liger", "incumbent"] = "torch",
         scope: ScopeName | None = None,
     ) -> float | None:
-        values = [r.speedup(against) for r in self._scopes(scope) if r.speedup(against)]
-        if not values:
-            return None
-        return math.exp(sum(math.log(v) for v in values) / len(values))
+        return geomean([r.speedup(against) for r in self._scopes(scope)])

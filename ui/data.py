@@ -19,16 +19,22 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import json
-import math
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from agent.export import decision_rule
-from tools.records import EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing
+from agent.runfolder import (
+    EVENTS_FILE,
+    RUN_FILE,
+    RunFolder,
+    RunInfo,
+    Summary,
+    candidate_label,
+    candidate_suffix,
+    list_runs,
+)
+from tools.records import EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing, geomean
 
 OUTCOMES = ("baseline", "accepted", "rejected", "failed", "evaluating", "proposed")
 
@@ -106,37 +112,14 @@ def half_width_pct(timing: Timing | None) -> float | None:
     return 100 * width if width is not None else None
 
 
-def _read_json(path: Path) -> dict:
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+def _info(run_dir: Path) -> RunInfo:
+    """run.json, typed; empty while it is missing or being written."""
+    return RunFolder(run_dir).info() or RunInfo()
 
 
 def read_events(run_dir: Path) -> list[dict]:
     """events.jsonl, skipping a line still being appended (it is read complete on the next refresh)."""
-    try:
-        text = (Path(run_dir) / "events.jsonl").read_text()
-    except OSError:
-        return []
-    events = []
-    for line in text.splitlines():
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict) and "event" in event:
-            events.append(event)
-    return events
-
-
-def read_record(path: Path) -> EvalRecord | None:
-    """An eval.json as a record, or None when it is missing or still being written."""
-    try:
-        return EvalRecord.model_validate_json(Path(path).read_text())
-    except (OSError, ValueError, ValidationError):
-        return None
+    return RunFolder(run_dir).events()
 
 
 def _read_text(path: Path) -> str | None:
@@ -144,15 +127,6 @@ def _read_text(path: Path) -> str | None:
         return path.read_text()
     except OSError:
         return None
-
-
-def _suffix(index: int) -> str:
-    return "" if index == 0 else f"-{index + 1}"
-
-
-def _geomean(values: list[float]) -> float | None:
-    values = [v for v in values if v and v > 0]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
 def _median(values: list[float | None]) -> float | None:
@@ -195,19 +169,11 @@ class RunRow:
     speedup_scope: str | None = None  # the scope `best_speedup` compares in
 
 
-def summary_scope(summary: dict | None) -> str | None:
-    """The scope of a run.json `start`/`best` summary: its `scope`, or legacy for one written before the judge."""
-    summary = summary or {}
-    if summary.get("scope"):
-        return summary["scope"]
-    return "legacy" if summary.get("shapes") else None
-
-
-def _over_start(run: dict) -> tuple[float | None, str | None]:
+def _over_start(run: RunInfo) -> tuple[float | None, str | None]:
     """Geomean over shapes of start us / best us, in the first scope both summaries timed, and that scope."""
-    start_summary, best_summary = run.get("start") or {}, run.get("best") or {}
-    start, best = start_summary.get("shapes") or {}, best_summary.get("shapes") or {}
-    scope = summary_scope(best_summary)
+    start_summary, best_summary = run.start or Summary(), run.best or Summary()
+    start, best = start_summary.shapes, best_summary.shapes
+    scope = best_summary.speed_scope()
     keys = [f"{scope}_us"] if scope in ("eager", "graph") else []
     keys += [k for k in ("graph_us", "eager_us") if k not in keys]
     for key in keys:
@@ -217,66 +183,54 @@ def _over_start(run: dict) -> tuple[float | None, str | None]:
             if shape in best and (start[shape] or {}).get(key) and (best[shape] or {}).get(key)
         ]
         if ratios:
-            return _geomean(ratios), key.removesuffix("_us")
+            return geomean(ratios), key.removesuffix("_us")
     # A run.json from before the judge: one time per shape (legacy), or a summary of another shape.
     ratios = [
         start[shape]["median_us"] / best[shape]["median_us"]
         for shape in start
         if shape in best and (start[shape] or {}).get("median_us") and (best[shape] or {}).get("median_us")
     ]
-    return _geomean(ratios), (scope if ratios else None)
-
-
-def speedup_over_start(run: dict) -> float | None:
-    """Geomean over shapes of (start median us / best median us), from run.json's two summaries, in one scope."""
-    return _over_start(run)[0]
+    return geomean(ratios), (scope if ratios else None)
 
 
 def run_row(run_dir: Path) -> RunRow:
     """The runs-table row of one run folder, whatever state it is in."""
     run_dir = Path(run_dir)
-    run = _read_json(run_dir / "run.json")
-    events = read_events(run_dir)
-    config = run.get("config") or {}
-    start_event = next((e for e in events if e["event"] == "run_start"), {})
-    decided = {e.get("iteration") for e in events if e["event"] == "decide"}
+    folder = RunFolder(run_dir)
+    run = folder.info()
+    written = run is not None
+    run = run or RunInfo()
+    config = run.config
+    start_event = next((e for e in folder.events() if e["event"] == "run_start"), {})
     # A finished run says how many iterations it ran; a running one has only its events.
-    iterations = max(int(run.get("iterations") or 0), len(decided))
-    commits = {e.get("sha") for e in events if e["event"] == "commit"} | set(run.get("commits") or [])
-    best = run.get("best") or {}
+    iterations = max(run.iterations, len(folder.decisions()))
+    commits = {e.sha for e in folder.commits().values()} | set(run.commits)
+    best = run.best or Summary()
     speedup, speedup_scope = _over_start(run)
     return RunRow(
-        run_id=run.get("run_id") or run_dir.name,
+        run_id=run.run_id or run_dir.name,
         path=run_dir,
         op=config.get("op") or start_event.get("op"),
         backend=config.get("backend") or start_event.get("backend"),
         policy=config.get("policy") or start_event.get("policy"),
         model=config.get("model"),
-        started=run.get("created") or start_event.get("time"),
-        status=run.get("status") or ("starting" if not run else "unknown"),
+        started=run.created or start_event.get("time"),
+        status=run.status or ("starting" if not written else "unknown"),
         iterations=iterations,
         accepted=len(commits - {None}),
         best_speedup=speedup,
-        best_fraction_of_copy=best.get("median_fraction_of_copy"),
-        best_gbps=best.get("median_gbps"),
-        best_iteration=best.get("iteration"),
-        stop_reason=run.get("stop_reason"),
-        scope=summary_scope(best),
+        best_fraction_of_copy=best.median_fraction_of_copy,
+        best_gbps=best.median_gbps,
+        best_iteration=best.iteration,
+        stop_reason=run.stop_reason,
+        scope=best.speed_scope(),
         speedup_scope=speedup_scope,
     )
 
 
-def list_runs(root: Path) -> list[RunRow]:
-    """Every run folder under `root`, newest first; an empty or missing folder gives no rows."""
-    root = Path(root)
-    if not root.is_dir():
-        return []
-    folders = [
-        p
-        for p in root.iterdir()
-        if p.is_dir() and any((p / name).exists() for name in ("run.json", "events.jsonl", "iterations"))
-    ]
-    return sorted((run_row(p) for p in folders), key=_age, reverse=True)
+def run_rows(root: Path) -> list[RunRow]:
+    """Every run folder under `root` (agent/runfolder.py: list_runs), newest first; none gives no rows."""
+    return sorted((run_row(folder.path) for folder in list_runs(root)), key=_age, reverse=True)
 
 
 def _age(row: RunRow) -> tuple[float, str]:
@@ -300,7 +254,7 @@ def _age(row: RunRow) -> tuple[float, str]:
 def run_stamp(run_dir: Path) -> int:
     """Changes whenever the loop writes to the run: the newest mtime of run.json, the log and the iteration dirs."""
     run_dir = Path(run_dir)
-    paths = [run_dir / "run.json", run_dir / "events.jsonl", run_dir / "iterations"]
+    paths = [run_dir / RUN_FILE, run_dir / EVENTS_FILE, run_dir / "iterations"]
     if (run_dir / "iterations").is_dir():
         paths += [p for p in (run_dir / "iterations").iterdir() if p.is_dir()]
         paths += list((run_dir / "iterations").glob("*/*"))
@@ -344,11 +298,11 @@ class IterationRow:
 
     @property
     def suffix(self) -> str:
-        return _suffix(self.index)
+        return candidate_suffix(self.index)
 
     @property
     def label(self) -> str:
-        return f"{self.iteration}" if self.index == 0 else f"{self.iteration}.{self.index + 1}"
+        return candidate_label(self.iteration, self.index)
 
 
 def median_gbps(record: EvalRecord | None, scope: str | None = None) -> float | None:
@@ -366,24 +320,13 @@ def vs_start(record: EvalRecord | None, start: EvalRecord | None, scope: str | N
         return None
     scope = scope or record.decision_scope()
     before = {(b.shape, b.dtype): r.candidate.median_us for b in start.benchmark if (r := _result(b, scope))}
-    return _geomean(
+    return geomean(
         [
             before[(b.shape, b.dtype)] / r.candidate.median_us
             for b in record.benchmark
             if (r := _result(b, scope)) and (b.shape, b.dtype) in before and r.candidate.median_us
         ]
     )
-
-
-def _candidate_indices(directory: Path) -> list[int]:
-    indices = set()
-    for path in directory.glob("candidate*.py"):
-        tail = path.stem.removeprefix("candidate")
-        if tail == "":
-            indices.add(0)
-        elif tail.startswith("-") and tail[1:].isdigit():
-            indices.add(int(tail[1:]) - 1)
-    return sorted(indices)
 
 
 def _by_scope(record: EvalRecord | None, value) -> dict[str, float]:
@@ -398,43 +341,35 @@ def _by_scope(record: EvalRecord | None, value) -> dict[str, float]:
 
 def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[IterationRow]:
     """Every candidate of every iteration, in order, with its outcome so far."""
-    run_dir = Path(run_dir)
-    events = read_events(run_dir) if events is None else events
-    proposals = {(e["iteration"], e.get("index", 0)): e for e in events if e["event"] == "proposal"}
+    folder = RunFolder(run_dir)
+    events = folder.events() if events is None else events
+    proposals = {(e.iteration, e.index): e for e in folder.proposals(events)}
     started = {(e["iteration"], e.get("index", 0)) for e in events if e["event"] == "evaluate_start"}
-    decisions = {e["iteration"]: e for e in events if e["event"] == "decide"}
-    commits = {e["iteration"]: e for e in events if e["event"] == "commit"}
+    decisions, commits = folder.decisions(events), folder.commits(events)
     baseline_end = next((e for e in reversed(events) if e["event"] == "baseline_end"), {})
-    start = read_record(run_dir / "iterations" / "0000" / "eval.json")
+    start = folder.read_record(0)
     rows = []
-    for directory in sorted((run_dir / "iterations").glob("[0-9][0-9][0-9][0-9]")):
-        iteration = int(directory.name)
-        indices = _candidate_indices(directory) or [0]
-        for index in indices:
-            record = read_record(directory / f"eval{_suffix(index)}.json")
-            proposal = proposals.get((iteration, index), {})
+    for iteration in folder.iterations():
+        for index in folder.candidate_indices(iteration) or [0]:
+            record = folder.read_record(iteration, index)
+            proposal = proposals.get((iteration, index))
             decided = decisions.get(iteration)
-            decision = None
-            if decided and index < len(decided.get("decisions") or []):
-                decision = decided["decisions"][index]
+            decision = decided.decision(index) if decided else None
             commit, rule = None, None
+            rationale = proposal.rationale if proposal else ""
             if iteration == 0:
                 outcome = "baseline" if record else "evaluating"
                 rationale = "starting kernel"
                 reason = record.message if record else baseline_end.get("message", "being evaluated")
                 rule = "starting kernel" if record else None
             elif decision is not None:
-                rule = decision_rule(decision, winner=decided.get("accepted") == index)
-                if decided.get("accepted") == index:
-                    outcome = "accepted"
-                    commit = commits.get(iteration, {}).get("sha")
-                else:
-                    outcome = "failed" if record is not None and record.status != "ok" else "rejected"
-                rationale = proposal.get("rationale", "")
+                rule = decision_rule(decision, winner=decided.accepted == index)
+                outcome = decided.outcome(index, record)
+                if outcome == "accepted" and iteration in commits:
+                    commit = commits[iteration].sha
                 reason = decision.get("reason", "")
             else:
                 outcome = "evaluating" if record is not None or (iteration, index) in started else "proposed"
-                rationale = proposal.get("rationale", "")
                 reason = record.message if record else "not evaluated yet"
             rows.append(
                 IterationRow(
@@ -445,8 +380,8 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
                     reason=reason,
                     rule=rule,
                     failed_stage=record.failed_stage if record else None,
-                    model=proposal.get("model"),
-                    time=proposal.get("time") or (record.started if record else None),
+                    model=proposal.model if proposal else None,
+                    time=(proposal.time if proposal else None) or (record.started if record else None),
                     median_gbps=median_gbps(record),
                     median_fraction_of_copy=median_fraction(record),
                     geomean_vs_best=(decision or {}).get("geomean_speedup"),
@@ -461,9 +396,9 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
     return rows
 
 
-def best_row(rows: list[IterationRow], run: dict) -> IterationRow | None:
+def best_row(rows: list[IterationRow], run: RunInfo) -> IterationRow | None:
     """The version the run holds as its best: run.json's `best.iteration`, else the last accepted one."""
-    iteration = (run.get("best") or {}).get("iteration")
+    iteration = run.best.iteration if run.best else None
     kept = [r for r in rows if r.outcome in ("baseline", "accepted")]
     if iteration is not None:
         match = [r for r in kept if r.iteration == iteration]
@@ -541,7 +476,7 @@ def baseline_levels(start: EvalRecord | None, metric: str, scope: str | None = N
         if metric == "gbps":
             value = _median([gbps_of(b.bytes_moved, t) for b, _, t in timed])
         else:
-            value = _geomean([mine.median_us / t.median_us for _, mine, t in timed if t.median_us])
+            value = geomean([mine.median_us / t.median_us for _, mine, t in timed if t.median_us])
         if value:
             levels[label] = value
     return levels
@@ -828,13 +763,13 @@ def results_csv(run_dir: Path, rows: list[IterationRow] | None = None) -> str:
 
     A shape that was checked but not timed has one line with an empty `scope`.
     """
-    run_dir = Path(run_dir)
+    folder = RunFolder(run_dir)
     rows = iteration_rows(run_dir) if rows is None else rows
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        record = read_record(run_dir / "iterations" / f"{row.iteration:04d}" / f"eval{row.suffix}.json")
+        record = folder.read_record(row.iteration, row.index)
         if record is not None:
             writer.writerows(_csv_rows(row, record))
     return buffer.getvalue()
@@ -869,23 +804,24 @@ class IterationDetail:
     commit_message: str | None = None
 
 
-def _generated(directory: Path, suffix: str, record: EvalRecord | None) -> list[GeneratedSource]:
+def _generated(folder: RunFolder, iteration: int, index: int, record: EvalRecord | None) -> list[GeneratedSource]:
     if record and record.compile and record.compile.sources:
         return [GeneratedSource(s.key, s.language, s.text) for s in record.compile.sources]
     # An older or partial eval.json: fall back to the file the loop wrote beside it.
     for extension, language in (("cu", "cuda"), ("py", "triton"), ("txt", "text")):
-        text = _read_text(directory / f"generated{suffix}.{extension}")
+        path = folder.generated(iteration, index, extension)
+        text = _read_text(path)
         if text:
-            return [GeneratedSource(f"generated{suffix}.{extension}", language, text)]
+            return [GeneratedSource(path.name, language, text)]
     return []
 
 
-def commit_message(run_dir: Path, run: dict, sha: str) -> str | None:
+def commit_message(run_dir: Path, run: RunInfo | dict, sha: str) -> str | None:
     """The full message of an accepted version's commit, from the run's git worktree (None if it is gone)."""
     import git
 
     run_dir = Path(run_dir).resolve()
-    workspace = run.get("workspace") or {}
+    workspace = RunInfo.model_validate(run).workspace or {}
     candidates = []
     if workspace.get("worktree"):
         recorded = Path(workspace["worktree"])
@@ -909,32 +845,31 @@ def commit_message(run_dir: Path, run: dict, sha: str) -> str | None:
 def iteration_detail(run_dir: Path, iteration: int, index: int = 0, rows: list[IterationRow] | None = None):
     """The files and record of one candidate; None when that iteration does not exist (yet)."""
     run_dir = Path(run_dir)
-    events = read_events(run_dir)
+    folder = RunFolder(run_dir)
+    events = folder.events()
     rows = iteration_rows(run_dir, events) if rows is None else rows
     round_rows = [r for r in rows if r.iteration == iteration]
     row = next((r for r in round_rows if r.index == index), None)
     if row is None:
         return None
-    directory = run_dir / "iterations" / f"{iteration:04d}"
-    suffix = row.suffix
-    record = read_record(directory / f"eval{suffix}.json")
+    record = folder.read_record(iteration, index)
     sha, message = row.commit, None
     if sha:
-        message = commit_message(run_dir, _read_json(run_dir / "run.json"), sha)
+        message = commit_message(run_dir, _info(run_dir), sha)
         if message is None:  # no repository here: the log keeps the first line
-            message = next((e.get("message") for e in events if e["event"] == "commit" and e.get("sha") == sha), None)
+            message = next((e.message for e in folder.commits(events).values() if e.sha == sha), None)
     return IterationDetail(
         row=row,
-        directory=directory,
+        directory=folder.iteration_path(iteration),
         candidates=len(round_rows),
-        source=_read_text(directory / f"candidate{suffix}.py"),
-        diff=_read_text(directory / f"diff{suffix}.patch"),
-        prompt=_read_text(directory / f"prompt{suffix}.md"),
-        response=_read_text(directory / f"response{suffix}.md"),
-        reflection=_read_text(directory / "reflection.md"),
-        profile=_read_text(directory / f"profile{suffix}.txt"),
+        source=_read_text(folder.candidate(iteration, index)),
+        diff=_read_text(folder.diff(iteration, index)),
+        prompt=_read_text(folder.prompt(iteration, index)),
+        response=_read_text(folder.response(iteration, index)),
+        reflection=_read_text(folder.reflection(iteration)),
+        profile=_read_text(folder.profile(iteration, index)),
         record=record,
-        generated=_generated(directory, suffix, record),
+        generated=_generated(folder, iteration, index, record),
         commit_sha=sha,
         commit_message=message,
     )
@@ -943,9 +878,9 @@ def iteration_detail(run_dir: Path, iteration: int, index: int = 0, rows: list[I
 # ---------------------------------------------------------------------------------------------- environment
 
 
-def environment_rows(run: dict) -> list[dict]:
+def environment_rows(run: RunInfo | dict) -> list[dict]:
     """run.json's environment as (item, value) rows, library versions last."""
-    env = run.get("environment") or {}
+    env = RunInfo.model_validate(run).environment
     if not env:
         return []
     labels = {
@@ -1017,7 +952,7 @@ class RunData:
     """What the run page needs, read once per change of the folder."""
 
     path: Path
-    run: dict
+    info: RunInfo
     events: list[dict]
     summary: RunRow
     rows: list[IterationRow]
@@ -1026,8 +961,13 @@ class RunData:
     best_record: EvalRecord | None
 
     @property
+    def run(self) -> dict:
+        """run.json as written (its fields the run has set so far)."""
+        return self.info.model_dump(exclude_unset=True)
+
+    @property
     def config(self) -> dict:
-        return self.run.get("config") or {}
+        return self.info.config
 
     @property
     def title(self) -> str:
@@ -1037,20 +977,19 @@ class RunData:
 
 def load_run(run_dir: Path) -> RunData:
     run_dir = Path(run_dir)
-    run = _read_json(run_dir / "run.json")
-    events = read_events(run_dir)
+    folder = RunFolder(run_dir)
+    run = _info(run_dir)
+    events = folder.events()
     rows = iteration_rows(run_dir, events)
     best = best_row(rows, run)
-    best_record = None
-    if best is not None:
-        best_record = read_record(run_dir / "iterations" / f"{best.iteration:04d}" / f"eval{best.suffix}.json")
+    best_record = folder.read_record(best.iteration, best.index) if best is not None else None
     return RunData(
         path=run_dir,
-        run=run,
+        info=run,
         events=events,
         summary=run_row(run_dir),
         rows=rows,
-        start=read_record(run_dir / "iterations" / "0000" / "eval.json"),
+        start=folder.read_record(0),
         best=best,
         best_record=best_record,
     )

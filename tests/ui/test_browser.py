@@ -14,7 +14,7 @@ import pytest
 
 from agent.export import prompts_markdown
 from agent.runfolder import RunFolder
-from ui import browser as chrome
+from tests.ui import browser as chrome
 
 pytestmark = pytest.mark.skipif(
     not chrome.CHROMIUM.exists(),

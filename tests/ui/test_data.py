@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from agent.export import BEATEN
-from agent.runfolder import RunFolder
+from agent.runfolder import RunFolder, read_record
 from tests.ui import judged
+from tools.records import geomean
 from ui import charts, data
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "runs" / "20261129-131457-rope-tilelang-5df4"
@@ -25,7 +26,7 @@ WIDE = EXAMPLE.parent / "20261129-173941-rope-tilelang-8872"  # 20 iterations: 2
 
 
 def test_runs_are_listed_newest_first_with_their_counts(runs):
-    rows = data.list_runs(runs.root)
+    rows = data.run_rows(runs.root)
     assert [r.run_id for r in rows] == sorted([runs.search, runs.llm, runs.running], reverse=True)
     by_id = {r.run_id: r for r in rows}
     search, llm, running = by_id[runs.search], by_id[runs.llm], by_id[runs.running]
@@ -40,13 +41,13 @@ def test_runs_are_listed_newest_first_with_their_counts(runs):
 
 
 def test_an_empty_or_missing_folder_has_no_runs(tmp_path):
-    assert data.list_runs(tmp_path) == []
-    assert data.list_runs(tmp_path / "nowhere") == []
+    assert data.run_rows(tmp_path) == []
+    assert data.run_rows(tmp_path / "nowhere") == []
 
 
 def test_a_run_folder_just_created_is_listed_as_starting(tmp_path):
     folder = RunFolder.create(tmp_path, "20990101-000000-rope-tilelang-0000")  # before run.json is written
-    (row,) = data.list_runs(tmp_path)
+    (row,) = data.run_rows(tmp_path)
     assert (row.run_id, row.status, row.iterations, row.op, row.best_speedup) == (
         folder.run_id,
         "starting",
@@ -312,7 +313,7 @@ def two_scopes(tmp_path_factory) -> Path:
 def test_a_record_with_both_scopes_has_a_column_for_each_and_the_decision_scope_named(two_scopes):
     run = data.load_run(two_scopes)
     assert (run.summary.scope, run.summary.speedup_scope) == ("graph", "graph")
-    assert run.summary.best_speedup == pytest.approx(data._geomean([4 / 3, 18 / 15]))  # graph times, start / best
+    assert run.summary.best_speedup == pytest.approx(geomean([4 / 3, 18 / 15]))  # graph times, start / best
     decode, prefill = data.best_shape_table(run.best_record, run.start)
     assert (decode["eager µs/call"], decode["graph µs/call"], decode["bound"]) == (10.0, 3.0, "host")
     assert (prefill["eager µs/call"], prefill["graph µs/call"], prefill["bound"]) == (16.0, 15.0, "device")
@@ -327,7 +328,7 @@ def test_a_record_with_both_scopes_has_a_column_for_each_and_the_decision_scope_
 
 
 def test_a_record_with_both_scopes_has_a_timing_table_per_scope(two_scopes):
-    record = data.read_record(two_scopes / "iterations" / "0001" / "eval.json")
+    record = read_record(two_scopes / "iterations" / "0001" / "eval.json")
     assert data.timing_scopes(record) == ["eager", "graph"] and not data.is_legacy(record)
     eager, graph = (data.timing_table(record, s)[0] for s in ("eager", "graph"))
     assert (eager["candidate us"], graph["candidate us"]) == (10.0, 3.0)
@@ -340,7 +341,7 @@ def test_a_record_with_both_scopes_has_a_timing_table_per_scope(two_scopes):
 
 def test_a_shape_without_a_graph_timing_falls_back_to_eager_and_says_why(two_scopes):
     run = data.load_run(two_scopes)
-    record = data.read_record(two_scopes / "iterations" / "0002" / "eval.json")
+    record = read_record(two_scopes / "iterations" / "0002" / "eval.json")
     assert record.decision_scope() == "eager" and data.complete_scopes(record) == ["eager"]
     decode, prefill = data.best_shape_table(record, run.start)
     assert decode["graph µs/call"] is None and decode["bound"] is None and "GB/s (eager)" in decode
@@ -452,7 +453,7 @@ def test_an_old_style_record_written_by_hand_is_legacy(tmp_path):
         }
     )
     (tmp_path / "eval.json").write_text(text)
-    record = data.read_record(tmp_path / "eval.json")
+    record = read_record(tmp_path / "eval.json")
     assert data.is_legacy(record) and record.decision_scope() == "legacy"
     (row,) = data.best_shape_table(record)
     assert (row["legacy µs/call"], row["GB/s (legacy)"], row["vs torch (legacy)"]) == (2.0, 0.5, 2.0)

@@ -83,7 +83,7 @@ else:
     verdict(f"**{row.outcome.capitalize()}.** {row.reason}")
 
 if detail.commit_sha:
-    st.markdown(f"**Commit** `{detail.commit_sha}` on branch `{run.run.get('branch') or '-'}`")
+    st.markdown(f"**Commit** `{detail.commit_sha}` on branch `{run.info.branch or '-'}`")
     st.code(detail.commit_message or "(message not found: the run's git worktree is not here)", language="text")
 
 

@@ -222,13 +222,13 @@ for column, (name, text) in zip(buttons, files.items(), strict=True):
 st.subheader("Environment and configuration")
 left, right = st.columns(2)
 with left:
-    environment = data.environment_rows(run.run)
+    environment = data.environment_rows(run.info)
     if environment:
         st.table(pd.DataFrame(environment).set_index("item"))
     else:
         st.caption("run.json has no environment yet.")
 with right:
-    workspace = run.run.get("workspace") or {}
+    workspace = run.info.workspace or {}
     settings = {
         "shapes": ", ".join(config.get("shapes") or []) or "all named shapes",
         "dtypes": ", ".join(config.get("dtypes") or []),
@@ -237,14 +237,14 @@ with right:
         "iterations asked": config.get("iterations", "-"),
         "candidates per iteration": config.get("candidates", "-"),
         "model": config.get("model") or "-",
-        "kernel file": run.run.get("kernel_file", "-"),
-        "git branch": run.run.get("branch") or workspace.get("branch", "-"),
-        "commits": len(run.run.get("commits") or []) or summary.accepted,
+        "kernel file": run.info.kernel_file or "-",
+        "git branch": run.info.branch or workspace.get("branch", "-"),
+        "commits": len(run.info.commits) or summary.accepted,
     }
     # st.table renders its cells as Markdown, where a lone "-" is an empty list item (a bullet): show a dash.
     values = ["—" if str(v).strip() in ("", "-") else str(v) for v in settings.values()]
     st.table(pd.DataFrame({"setting": list(settings), "value": values}).set_index("setting"))
-smi = (run.run.get("environment") or {}).get("smi")
+smi = run.info.environment.get("smi")
 if smi:
     with st.expander("nvidia-smi / mx-smi output"):
         st.code(smi, language="text")

@@ -15,7 +15,7 @@ head.title("Runs")
 with button:
     common.refresh_button("refresh_runs")
 
-rows = data.list_runs(root)
+rows = data.run_rows(root)
 if not rows:
     st.info(
         f"No runs under `{root}` yet. Start one on a GPU host with "

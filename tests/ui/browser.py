@@ -1,5 +1,5 @@
 """`agent ui` in a child process and headless Chromium to look at it: shared by the browser test
-(tests/ui/test_browser.py) and the screenshot script (scripts/ui_screenshots.py).
+(tests/ui/test_browser.py) and the screenshot script (tests/ui/screenshots.py).
 
 Needs Debian's `chromium` and `chromium-driver` and the `selenium` package (the `test` extra); selenium is
 imported only when a browser is started, so importing this module costs nothing.
@@ -19,7 +19,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 WIDTH, HEIGHT = 1440, 900  # a laptop screen

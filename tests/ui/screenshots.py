@@ -1,6 +1,6 @@
 """Screenshots of the review UI over the committed example runs, for docs/screenshots/.
 
-Usage: python scripts/ui_screenshots.py [--runs examples/runs] [--out docs/screenshots] [--width 1440 --height 900]
+Usage: python -m tests.ui.screenshots [--runs examples/runs] [--out docs/screenshots] [--width 1440 --height 900]
 
 Starts `agent ui --runs RUNS` on a free 127.0.0.1 port, opens three pages in headless Chromium (Debian's
 `chromium` and `chromium-driver`, and `selenium`) and saves each, full page, at a laptop-sized window:
@@ -23,11 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from agent.runfolder import list_runs
+from tests.ui import browser as chrome
 
-from ui import browser as chrome  # noqa: E402  (after the path: the script runs from a checkout)
-from ui.data import list_runs  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 RUN = "20261129-173941-rope-tilelang-8872"  # 20 iterations; 2 and 7 were accepted
 ITERATIONS = 20

@@ -1,0 +1,76 @@
+"""agent/graph.py's parts on their own: the commit message, and the decide node over records in a run folder."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.config import RunConfig
+from agent.graph import Deps, build_graph, commit_message, decide_node
+from agent.runfolder import RunFolder
+from tests.agent.test_decide import _record
+
+
+def _message(**changes) -> str:
+    fields = dict(
+        op="rope",
+        backend="tilelang",
+        iteration=7,
+        speedup=1.381,
+        scope="graph",
+        gbps=3100.0,
+        fraction=0.912,
+        rationale="block_rows 8 -> 16",
+        run_id="r1",
+    )
+    return commit_message(**(fields | changes))
+
+
+def test_the_commit_message_has_the_result_first_then_why_then_the_run():
+    assert _message() == (
+        "rope[tilelang]: 1.38x over previous (graph scope), 3.10 TB/s median (0.91 of copy), iteration 7"
+        "\n\nblock_rows 8 -> 16\n\nrun: r1"
+    )
+
+
+@pytest.mark.parametrize(
+    "changes, first_line",
+    [
+        ({"gbps": 42.0, "fraction": None}, "rope[tilelang]: 1.38x over previous (graph scope), 42 GB/s median, "),
+        ({"gbps": None, "fraction": None, "scope": None}, "rope[tilelang]: 1.38x over previous (graph scope), "),
+        ({"scope": "eager", "gbps": None}, "rope[tilelang]: 1.38x over previous (eager scope) (0.91 of copy), "),
+    ],
+)
+def test_the_commit_message_says_only_what_was_measured(changes, first_line):
+    assert _message(**changes).splitlines()[0] == first_line + "iteration 7"
+
+
+def _round(tmp_path, shapes_per_candidate: list[list[tuple]], statuses: list[str]) -> tuple[Deps, dict]:
+    """A run folder with one round's records written, and the state the decide node sees."""
+    folder = RunFolder.create(tmp_path, "r1")
+    proposals, results = [], []
+    for i, (shapes, status) in enumerate(zip(shapes_per_candidate, statuses, strict=True)):
+        source = f"CONFIG = {{'block': {i}}}\n"
+        path = folder.save_candidate(1, i, source)
+        record = _record(shapes, status=status, stage="correctness" if status == "failed" else None)
+        results.append({"eval": folder.save_evaluation(1, i, record)})
+        proposals.append({"rationale": f"try {i}", "source": source, "path": folder.relative(path)})
+    deps = Deps(config=RunConfig(op="rope", backend="tilelang"), policy=None, folder=folder, workspace=None)
+    return deps, {"iteration": 1, "proposals": proposals, "results": results, "attempts": []}
+
+
+def test_the_decide_node_keeps_the_fastest_passing_candidate_and_records_each_outcome(tmp_path):
+    faster, fastest = [(1.05, 0.01, 1.05, 0.01)] * 4, [(1.2, 0.01, 1.2, 0.01)] * 4
+    deps, state = _round(tmp_path, [faster, fastest, fastest], ["ok", "ok", "failed"])
+    update = decide_node(state, deps)
+    assert update["accepted"] == 1
+    assert [a["outcome"] for a in update["attempts"]] == ["rejected", "accepted", "failed"]
+    assert update["attempts"][0]["message"].endswith("another candidate of this round was faster")
+    decided = deps.folder.decisions()[1]
+    assert decided.accepted == 1 and decided.outcomes == ["rejected", "accepted", "failed"]
+    assert [decided.outcome(i, None) for i in range(3)] == decided.outcomes
+
+
+def test_the_graph_has_the_loops_nodes_each_given_its_dependencies(tmp_path):
+    deps, _ = _round(tmp_path, [[(1.0, 0.01, 1.0, 0.01)]], ["ok"])
+    nodes = set(build_graph(deps).get_graph().nodes)
+    assert nodes == {"__start__", "baseline", "propose", "evaluate", "decide", "commit", "reflect", "__end__"}
