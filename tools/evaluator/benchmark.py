@@ -54,7 +54,7 @@ MAX_SETS = 1024
 ARENA_CAP_BYTES = {"cuda": 8 * 2**30, "cpu": 2**30}
 # Every call's outputs are checked for NaN (a skipped call is caught); against the reference, the
 # calls of a sample the judge draws after the answer: all of them up to VERIFY_CALLS, and no more
-# outputs than VERIFY_BYTES (at least one call). Verifying cost 31 of 96 s of an H200 A/A.
+# outputs than VERIFY_BYTES (at least one call). Why a sample: docs/log.md, third session.
 VERIFY_CALLS = 16
 VERIFY_BYTES = 64 * 2**20
 # A GPU that takes longer than this to run the judge's tiny probe kernel is busy with someone's work.
@@ -63,9 +63,8 @@ QUIET_WAIT_S = 0.2
 # Quiet means the median of this many probes in a row is fast: under time-slicing one probe can land at
 # the start of the judge's slice while another process's kernel still runs.
 QUIET_PROBES = 5
-# A result above the device's large-copy bandwidth by more than this is a measurement error. Not 1.05:
-# read-heavy ops outrun a copy's half-and-half mix (H200: silu_mul and add_rms_norm at 4.27-4.36 TB/s
-# against a 4.1 TB/s copy), and the datasheet's 4.8 TB/s is about 1.15x the measured copy.
+# A result above the device's large-copy bandwidth by more than this is a measurement error; not 1.05,
+# as read-heavy ops outrun a copy's half-and-half mix (docs/log.md, second session).
 ROOFLINE_SLACK = 1.15
 
 
@@ -382,8 +381,7 @@ class BenchmarkStage:
             seat.graph_error = f"CUDA-graph capture failed: {last[-1] if last else 'no reason given'}"[:400]
             return None
         seat.graph_calls = count
-        # A graph's first launch uploads it: on the H200 every seat's first graph batch ran slower (decode
-        # rms_norm 2.9 against 1.1-1.8 us/call after). One untimed replay, so no round pays for it.
+        # A graph's first launch uploads it (docs/log.md, second session): one untimed replay, so no round pays.
         try:
             seat.runner.ask({"op": "replay", "plan": seat.plan}, self.deadline, what="replaying once")
             if timed:
@@ -493,8 +491,8 @@ class BenchmarkStage:
             return False
         if rounds >= EXTRA_ROUNDS_FACTOR * self.request.batches or time.monotonic() - started > SHAPE_BUDGET_S:
             return False
-        # The graph scope only: eager batches vary with the host's speed (±4% after 30 rounds on the H200's
-        # VM), which more rounds narrow too slowly to pay for.
+        # The graph scope only: eager batches follow the host's speed, which more rounds narrow too slowly to
+        # pay for (docs/log.md, second and fourth sessions).
         if "graph" not in by_name["candidate"].counts:
             return False
         mine, theirs = by_name["candidate"].totals["graph"], by_name["incumbent"].totals["graph"]
