@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from agent.decide import ROUNDS_TO_ACCEPT
 from tests.tools.evaluator import cheats
 from tests.tools.evaluator.cheats import CHEATS, GOOD, Cheat
 from tools.evaluator import confine
@@ -68,6 +69,7 @@ def _against_honest(folder: Path, cheat: Cheat, op: str, source: str, device: st
         incumbent=honest,
         static_check=False,
         dtypes=(cheat.dtype,),
+        batches=max(cheat.batches, ROUNDS_TO_ACCEPT),  # enough rounds that a gain could show, were there one
     )
 
 
