@@ -15,6 +15,7 @@
 # (op:backend:iterations:gpu). Their folders land under runs/ and come back in session.tgz, without
 # checkpoints.sqlite and the git worktree, with the branch's commits as history.patch.
 set -uo pipefail
+# pytest -n 0 throughout: the suite's xdist workers would share the one GPU and time each other's work.
 FINAL=${OUT:-/tmp/out}
 LOGS=${GPU_SESSION_LOGS:-/tmp/gpu-session}
 mkdir -p "$FINAL" "$LOGS"
@@ -64,12 +65,12 @@ for s in "$@"; do
       { git rev-parse --is-inside-work-tree 2>&1; nproc; nvidia-smi -L; } | tee -a "$LOGS/env.txt" ;;
     gpu-tests)
       step gpu-tests
-      python3 -m pytest -q -m gpu tests -p no:cacheprovider --durations=5 > "$LOGS/gpu-tests.log" 2>&1
+      python3 -m pytest -n 0 -q -m gpu tests -p no:cacheprovider --durations=5 > "$LOGS/gpu-tests.log" 2>&1
       tail -8 "$LOGS/gpu-tests.log" ;;
     tools-tests)
       # The harness's own GPU tests (adversarial GPU forms, illegal address, timing), not the kernel grid.
       step tools-tests
-      python3 -m pytest -q -m gpu tests/tools tests/agent --ignore=tests/tools/evaluator/test_adversarial.py \
+      python3 -m pytest -n 0 -q -m gpu tests/tools tests/agent --ignore=tests/tools/evaluator/test_adversarial.py \
         -p no:cacheprovider -rs --durations=8 \
         > "$LOGS/tools-tests.log" 2>&1
       tail -14 "$LOGS/tools-tests.log" ;;
@@ -77,12 +78,12 @@ for s in "$@"; do
       # pytest:PATH[+PATH...] -- the gpu-marked tests of those files (e.g. kernels never run on a GPU yet).
       paths=${s#pytest:}; tag=$(basename "${paths%%+*}" .py)
       step "pytest $paths"
-      python3 -m pytest -q -m gpu ${paths//+/ } -p no:cacheprovider -rs --maxfail=20 --durations=5 \
+      python3 -m pytest -n 0 -q -m gpu ${paths//+/ } -p no:cacheprovider -rs --maxfail=20 --durations=5 \
         > "$LOGS/pytest-$tag.log" 2>&1
       tail -12 "$LOGS/pytest-$tag.log" ;;
     nt-tests)
       step nt-tests
-      python3 -m pytest -q -m gpu tests/kernels/test_ninetoothed_gpu.py -p no:cacheprovider --maxfail=5 \
+      python3 -m pytest -n 0 -q -m gpu tests/kernels/test_ninetoothed_gpu.py -p no:cacheprovider --maxfail=5 \
         --durations=5 > "$LOGS/nt-tests.log" 2>&1
       tail -12 "$LOGS/nt-tests.log" ;;
     eval-once)
@@ -129,7 +130,7 @@ for s in "$@"; do
     adversarial)
       # The judge's own GPU tests: cheating candidates (torch-backend and injected into shipped kernels).
       step adversarial
-      python3 -m pytest -v -s -m gpu tests/tools/evaluator/test_adversarial.py -p no:cacheprovider -rA --durations=5 \
+      python3 -m pytest -n 0 -v -s -m gpu tests/tools/evaluator/test_adversarial.py -p no:cacheprovider -rA --durations=5 \
         > "$LOGS/adversarial.log" 2>&1
       grep -E "PASSED|FAILED|SKIPPED|passed|failed|\[verdict\]" "$LOGS/adversarial.log" | tail -60 ;;
     optimize-fg:*)
@@ -230,7 +231,7 @@ for s in "$@"; do
     adversarial:*)
       # adversarial:EXPR -- the adversarial GPU tests whose ids match the pytest -k expression.
       step "adversarial ${s#adversarial:}"
-      python3 -m pytest -v -s -m gpu tests/tools/evaluator/test_adversarial.py -k "${s#adversarial:}" \
+      python3 -m pytest -n 0 -v -s -m gpu tests/tools/evaluator/test_adversarial.py -k "${s#adversarial:}" \
         -p no:cacheprovider -rA --durations=5 > "$LOGS/adversarial-k.log" 2>&1
       grep -E "PASSED|FAILED|SKIPPED|passed|failed|\[verdict\]" "$LOGS/adversarial-k.log" | tail -60 ;;
     summary)

@@ -307,7 +307,10 @@ CHEATS = [
         lint="Stream",
         header="_calls = [0]\n_spin = []\n"
         "torch.cuda.synchronize = lambda *a, **k: torch.cuda.current_stream().synchronize()",
-        after="    _calls[0] += 1\n    if _calls[0] > 400 and not _spin:\n        _spin.append(torch.cuda.Stream())\n"
+        # Not inside a graph capture: there the launch fails, and on the H200 the spin never ran.
+        after="    _calls[0] += 1\n"
+        "    if _calls[0] > 400 and not _spin and not torch.cuda.is_current_stream_capturing():\n"
+        "        _spin.append(torch.cuda.Stream())\n"
         "        with torch.cuda.stream(_spin[0]):\n            torch.cuda._sleep(4_000_000_000)\n",
         gpu_only=True,
         kernel_forms=True,
