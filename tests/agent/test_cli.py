@@ -88,7 +88,8 @@ def test_eval_torch_backend_prints_a_table_and_writes_json(tmp_path):
     assert not {"graph", "bound", "copy", "compile", "liger"} & header
     assert max(map(len, done.stdout.splitlines())) <= 80 and "…" not in done.stdout
     assert set(shape_names(done.stdout)) == {c["shape"] for c in record["correctness"]}
-    assert "llama3-8b/decode1" not in table_lines(done.stdout)[0] + table_lines(done.stdout)[2]  # it wrapped
+    # Whether a name wraps depends on how wide the timings print (CI: "398.30 ±130%" let one fit): the
+    # names being whole and within 80 columns is what is asserted.
     # Wide, the same table has each name on one line.
     wide = io.StringIO()
     _print_record(EvalRecord.model_validate(record), Console(file=wide, width=170, color_system=None))
