@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tools.evaluator.rule import FLOOR, GEOMEAN_CONFIDENCE, beyond_noise, shape_confidence
-from tools.evaluator.stats import coverage, median_interval, per_round_ratios
-from tools.records import EvalRecord, ShapeBenchmark
+from tools.evaluator.rule import FLOOR, GEOMEAN_CONFIDENCE, beyond_noise, shape_confidence, shape_ratios
+from tools.evaluator.stats import coverage, median_interval
+from tools.records import EvalRecord
 from tools.records import geomean as geomean_of
 
 # The fewest rounds whose median interval reaches GEOMEAN_CONFIDENCE (n = 6: [min, max] covers 96.9%).
@@ -44,33 +44,22 @@ def decide(record: EvalRecord, against_best: bool) -> Decision:
     return speed
 
 
-def _ratios(b: ShapeBenchmark, scope: str) -> list[float] | None:
-    """The per-round speedups over the best in one scope of one shape (None: not timed against it)."""
-    result = b.scope(scope)
-    if result is None or result.candidate is None or result.incumbent is None:
-        return None
-    mine, theirs = result.candidate.batch_us, result.incumbent.batch_us
-    if not mine or len(mine) != len(theirs):
-        return None
-    return per_round_ratios(theirs, mine)
-
-
 def _decide_on_speed(record: EvalRecord, against_best: bool) -> Decision:
     if not against_best:
         return Decision(True, "first correct version: it becomes the best")
     scope = record.decision_scope()
     if scope is None or scope == "legacy":
         return Decision(False, "no shape was timed against the current best")
-    per_shape = {b.shape + " " + b.dtype: _ratios(b, scope) for b in record.benchmark}
+    per_shape = {b.shape + " " + b.dtype: shape_ratios(b, scope) for b in record.benchmark}
     per_shape = {k: v for k, v in per_shape.items() if v}
     if not per_shape:
         return Decision(False, "no shape was timed against the current best")
-    tests = sum(1 for b in record.benchmark for s in ("eager", "graph") if _ratios(b, s))
+    tests = sum(1 for b in record.benchmark for s in ("eager", "graph") if shape_ratios(b, s))
     confidence = shape_confidence(tests)
     slower = []
     for b in record.benchmark:
         for name in ("eager", "graph"):
-            ratios = _ratios(b, name)
+            ratios = shape_ratios(b, name)
             if not ratios:
                 continue
             if beyond_noise(ratios, confidence) == "slower":  # the judge's early stop applies the same test

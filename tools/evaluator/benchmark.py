@@ -178,14 +178,8 @@ class BenchmarkStage:
         """'SHAPE (scope) 0.93x' where the candidate is slower than the incumbent beyond noise, as decide.py tests."""
         confidence = rule.shape_confidence(2 * cases)
         for scope in ("graph", "eager"):
-            result = bench.scope(scope)
-            if result is None or result.candidate is None or result.incumbent is None:
-                continue
-            mine, theirs = result.candidate.batch_us, result.incumbent.batch_us
-            if not mine or len(mine) != len(theirs):
-                continue
-            speedups = stats.per_round_ratios(theirs, mine)
-            if rule.beyond_noise(speedups, confidence) == "slower":
+            speedups = rule.shape_ratios(bench, scope)
+            if speedups and rule.beyond_noise(speedups, confidence) == "slower":
                 return f"{bench.shape} ({scope}, {statistics.median(speedups):.3f}x)"
         return None
 

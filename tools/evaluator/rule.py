@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tools.evaluator.stats import median_interval
+from tools.evaluator.stats import median_interval, per_round_ratios
+from tools.records import ShapeBenchmark
 
 # Below this a gain or loss is not claimed even with a tight interval: clocks and placement move
 # an unchanged kernel by about this much between evaluations.
@@ -30,3 +31,14 @@ def beyond_noise(speedups: Sequence[float], confidence: float) -> str | None:
     if low > 1 + FLOOR:
         return "faster"
     return None
+
+
+def shape_ratios(bench: ShapeBenchmark, scope: str) -> list[float] | None:
+    """The per-round speedups over the incumbent in one scope of one shape (None: not timed against it)."""
+    result = bench.scope(scope)
+    if result is None or result.candidate is None or result.incumbent is None:
+        return None
+    mine, theirs = result.candidate.batch_us, result.incumbent.batch_us
+    if not mine or len(mine) != len(theirs):
+        return None
+    return per_round_ratios(theirs, mine)
