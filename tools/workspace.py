@@ -77,7 +77,9 @@ class Workspace:
         relpath = "kernel.py"
         (worktree / relpath).write_text(start_source)
         repo.index.add([relpath])
-        first = repo.index.commit("baseline: the kernel at the start of the run", author=AGENT, committer=AGENT)
+        first = repo.index.commit(
+            "baseline: the kernel at the start of the run", author=AGENT, committer=AGENT, skip_hooks=True
+        )
         return cls(worktree, branch, relpath, first.hexsha, own_repository=True)
 
     @property
@@ -99,7 +101,8 @@ class Workspace:
         if stale_lock.exists():
             stale_lock.unlink()
         repo.index.add([self.kernel_relpath])
-        return repo.index.commit(message, author=AGENT, committer=AGENT).hexsha
+        # Hooks go through COMMIT_EDITMSG in the git dir all worktrees share: runs at once raced on it.
+        return repo.index.commit(message, author=AGENT, committer=AGENT, skip_hooks=True).hexsha
 
     def history(self) -> list[tuple[str, str]]:
         """(sha, message) of the run's commits, oldest first."""
