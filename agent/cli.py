@@ -334,7 +334,11 @@ def cmd_ops(args) -> int:
 
 
 def cmd_infer(args) -> int:
+    import torch
+
     from tools.llama.infer import format_record, run_inference, write_record
+
+    on_gpu = torch.cuda.is_available() and args.device != "cpu"
 
     record = run_inference(
         args.backend,
@@ -347,6 +351,8 @@ def cmd_infer(args) -> int:
         seed=args.seed,
         device=args.device,
         dtype=args.dtype,
+        batch=args.batch,
+        decode=args.decode or ("graphs" if on_gpu else "eager"),
     )
     print(format_record(record))
     if args.json:
@@ -752,7 +758,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_ops)
 
     p = sub.add_parser("infer", help="Llama-3 greedy generation through a backend's ops; prefill and decode tokens/s")
-    p.add_argument("--backend", choices=BACKENDS, required=True)
+    p.add_argument(
+        "--backend",
+        choices=(*BACKENDS, "native"),
+        required=True,
+        help="a kernel backend, or native: torch's own ops in the model dtype (the baseline a user would write)",
+    )
+    p.add_argument("--batch", type=int, default=1, metavar="N", help="prompts decoded together (default 1)")
+    p.add_argument(
+        "--decode",
+        choices=("eager", "static", "graphs", "compile"),
+        help="decode steps: eager forwards, a fixed-shape step (static), that step as one CUDA graph (graphs), "
+        "or torch.compile reduce-overhead of it (compile, --backend native); default graphs on a GPU, else eager",
+    )
     p.add_argument("--model", metavar="PATH", help="local Hugging Face Llama directory (default: random Llama-3.2-1B)")
     prompt = p.add_mutually_exclusive_group()
     prompt.add_argument("--prompt", metavar="TEXT", help="text prompt (needs tokenizer.json in --model)")

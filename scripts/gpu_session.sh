@@ -159,19 +159,25 @@ for s in "$@"; do
         > "$LOGS/bench${tag:+-$tag}.txt" 2>&1
       grep -E "^(OK|FAILED)|wrote" "$LOGS/bench${tag:+-$tag}.txt" ;;
     infer|infer:*)
-      # The 1B configuration with seeded random weights: torch, then each backend, then compare.
-      dtype=${s#infer}; dtype=${dtype#:}; dtype=${dtype:-bf16}
-      dir="$LOGS/infer-$dtype"; mkdir -p "$dir"
-      for backend in torch tilelang ninetoothed; do
-        step "infer $backend $dtype"
-        python3 -m agent infer --backend "$backend" --dtype "$dtype" --prompt-len 128 --max-new-tokens 32 \
-          --warmup 1 --iters 3 --json "$dir/$backend.json" > "$dir/$backend.txt" 2>&1
-        grep -E "operators|prefill|decode|error" "$dir/$backend.txt"
+      # infer[:DTYPE[:BATCH]] -- the 1B configuration with seeded random weights, as issue 16 asks: the
+      # native baseline (torch's own ops) eager, under graphs and compiled; each kernel backend eager and
+      # under graphs; then every record compared with the native graph run.
+      IFS=: read -r _ dtype batch <<< "$s"; dtype=${dtype:-bf16}; batch=${batch:-1}
+      dir="$LOGS/infer-$dtype-b$batch"; mkdir -p "$dir"
+      for run in native:eager native:graphs native:compile tilelang:eager tilelang:graphs \
+                 ninetoothed:eager ninetoothed:graphs maca_cpp:graphs; do
+        IFS=: read -r backend mode <<< "$run"
+        step "infer $backend $mode $dtype batch $batch"
+        python3 -m agent infer --backend "$backend" --decode "$mode" --batch "$batch" --dtype "$dtype" \
+          --prompt-len 128 --max-new-tokens 32 --warmup 1 --iters 3 --json "$dir/$backend-$mode.json" \
+          > "$dir/$backend-$mode.txt" 2>&1
+        grep -E "operators|prefill|decode|Error|error" "$dir/$backend-$mode.txt"
       done
-      for backend in tilelang ninetoothed; do
-        step "compare torch $backend $dtype"
-        python3 -m agent compare "$dir/torch.json" "$dir/$backend.json" > "$dir/compare-torch-$backend.txt" 2>&1
-        cat "$dir/compare-torch-$backend.txt"
+      for record in "$dir"/*.json; do
+        name=$(basename "$record" .json); [ "$name" = native-graphs ] && continue
+        step "compare native-graphs $name"
+        python3 -m agent compare "$dir/native-graphs.json" "$record" > "$dir/compare-$name.txt" 2>&1
+        tail -n 3 "$dir/compare-$name.txt"
       done ;;
     drift:*)
       # drift:BACKEND:DTYPE -- where and why greedy tokens part from torch's (scripts/token_drift.py).

@@ -22,7 +22,20 @@ from tools.llama.model import FUSED, ModelPlan
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
 # What two records must agree on before `compare` divides their times.
-MATCH_FIELDS = ("model", "seed", "prompt_len", "max_new_tokens", "device", "dtype", "target", "versions", "prompt_ids")
+MATCH_FIELDS = (
+    "model",
+    "seed",
+    "batch",
+    "prompt_len",
+    "max_new_tokens",
+    "device",
+    "dtype",
+    "target",
+    "versions",
+    "prompt_ids",
+)
+# What records written before a field existed ran: read as this, so old records still compare.
+DEFAULTS = {"batch": 1, "decode": "eager"}
 
 
 @dataclass
@@ -30,6 +43,7 @@ class InferenceRecord:
     """One `agent infer` run; the JSON written by --json."""
 
     backend: str
+    """a registry backend, or `native` (torch's own ops in the model dtype, tools/llama/native.py)."""
     operators: dict[str, str]
     """the registered ops the model ran (its ModelPlan's), each native or torch_fallback."""
     model: str
@@ -42,7 +56,9 @@ class InferenceRecord:
     target: str
     versions: dict[str, str]
     prompt_ids: list[int]
+    """row 0's prompt; with batch > 1 every row has its own (`prompt_rows`)."""
     generated_ids: list[int]
+    """row 0's generated tokens (`generated_rows` has every row's)."""
     prefill_tokens_per_s: float
     """prompt_len / median prefill time (the first token's argmax included)."""
     decode_tokens_per_s: float | None
@@ -53,6 +69,11 @@ class InferenceRecord:
     iters: int = 0
     generated_text: str | None = None
     environment: dict[str, Any] = field(default_factory=dict)
+    batch: int = 1
+    decode: str = "eager"
+    """how decode steps ran: tools/llama/decode.DECODE_MODES."""
+    prompt_rows: list[list[int]] = field(default_factory=list)
+    generated_rows: list[list[int]] = field(default_factory=list)
 
 
 def random_prompt_ids(vocab_size: int, n: int, seed: int) -> list[int]:
@@ -83,19 +104,33 @@ def run_inference(
     dtype: str = "bf16",
     hf_config: dict[str, Any] | None = None,
     plan: ModelPlan = FUSED,
+    batch: int = 1,
+    decode: str = "eager",
 ) -> InferenceRecord:
     """Load (or build) the model, generate `iters` times after `warmup`, and time prefill and decode.
 
     Without `model_path` the weights are random: Llama-3.2-1B shapes, or those of `hf_config`
     (a Hugging Face config dict; tests pass a tiny one). `plan` picks the registered ops the
-    model runs (tools/llama/model.py); the default fuses what can be fused.
+    model runs (tools/llama/model.py); the default fuses what can be fused. `batch` rows of prompts
+    of one length run together; `decode` says how the decode steps run (tools/llama/decode.py).
     """
     from kernels.registry import check_backend, registered_operators
     from tools.env import collect_environment
+    from tools.llama.decode import DECODE_MODES, generator
     from tools.llama.load import load_directory, load_tokenizer, random_model
-    from tools.llama.model import generate
+    from tools.llama.model import NATIVE
 
-    check_backend(backend)
+    if backend != NATIVE:
+        check_backend(backend)
+    if decode not in DECODE_MODES:
+        raise ValueError(f"--decode must be one of {', '.join(DECODE_MODES)}; got {decode!r}")
+    if decode == "compile" and backend != NATIVE:
+        raise ValueError(
+            "--decode compile is torch.compile of the model with torch's own ops: use --backend native "
+            "(a kernel backend's decode under CUDA graphs is --decode graphs)"
+        )
+    if batch < 1:
+        raise ValueError(f"--batch must be at least 1; got {batch}")
     if dtype not in DTYPES:
         raise ValueError(f"dtype must be one of {', '.join(DTYPES)}; got {dtype!r}")
     if iters < 1 or warmup < 0:
@@ -122,27 +157,33 @@ def run_inference(
         ids = tokenizer.encode(prompt).ids
         if not ids:
             raise ValueError("the prompt encodes to no tokens")
+        rows = [ids] * batch  # one text: every row the same prompt
     else:
         n = 128 if prompt_len is None else prompt_len
         if n < 1:
             raise ValueError(f"--prompt-len must be at least 1; got {n}")
-        ids = random_prompt_ids(model.config.vocab_size, n, seed)
+        # Row 0 is the prompt a batch of 1 gets, so its tokens compare across batch sizes.
+        rows = [random_prompt_ids(model.config.vocab_size, n, seed + 1000 * row) for row in range(batch)]
+    ids = rows[0]
     if len(ids) + max_new_tokens > model.config.max_position_embeddings:
         raise ValueError(f"{len(ids)} + {max_new_tokens} tokens exceed max_position_embeddings")
 
-    prompt_ids = torch.tensor([ids], dtype=torch.long, device=device)
+    prompt_ids = torch.tensor(rows, dtype=torch.long, device=device)
+    run = generator(model, decode, batch, len(ids) + max_new_tokens)  # compiled and captured here, untimed
     for _ in range(warmup):
-        generate(model, prompt_ids, max_new_tokens)
-    runs = [generate(model, prompt_ids, max_new_tokens) for _ in range(iters)]
-    tokens = runs[0].tokens[0]
-    if any(run.tokens[0] != tokens for run in runs):
+        run(prompt_ids, max_new_tokens)
+    runs = [run(prompt_ids, max_new_tokens) for _ in range(iters)]
+    all_tokens = runs[0].tokens
+    tokens = all_tokens[0]
+    if any(r.tokens != all_tokens for r in runs):
         raise RuntimeError("greedy decoding gave different tokens across iterations: a kernel is not deterministic")
 
     prefill = [run.prefill_s for run in runs]
-    decode = [run.decode_s for run in runs]
+    decode_s = [run.decode_s for run in runs]
     steps = max_new_tokens - 1
     env = collect_environment()
-    registered = registered_operators(backend)
+    # The native baseline is torch's own op at every place: no kernel to be native or to fall back.
+    registered = registered_operators(backend) if backend != NATIVE else dict.fromkeys(plan.operators, "torch")
     return InferenceRecord(
         backend=backend,
         operators={op: registered[op] for op in plan.operators},
@@ -156,14 +197,18 @@ def run_inference(
         versions=env.versions,
         prompt_ids=ids,
         generated_ids=tokens,
-        prefill_tokens_per_s=len(ids) / statistics.median(prefill),
-        decode_tokens_per_s=steps / statistics.median(decode) if steps else None,
+        prefill_tokens_per_s=batch * len(ids) / statistics.median(prefill),
+        decode_tokens_per_s=batch * steps / statistics.median(decode_s) if steps else None,
         prefill_s=prefill,
-        decode_s=decode,
+        decode_s=decode_s,
         warmup=warmup,
         iters=iters,
         generated_text=tokenizer.decode(tokens) if tokenizer else None,
         environment=env.model_dump(),
+        batch=batch,
+        decode=decode,
+        prompt_rows=rows,
+        generated_rows=all_tokens,
     )
 
 
@@ -183,12 +228,12 @@ def format_record(record: InferenceRecord) -> str:
         "operators   " + ", ".join(f"{op} {status}" for op, status in record.operators.items()),
         f"model       {record.model}",
         f"seed        {record.seed}",
-        f"lengths     prompt {record.prompt_len}, new {record.max_new_tokens}",
+        f"lengths     batch {record.batch} x (prompt {record.prompt_len}, new {record.max_new_tokens})",
         f"device      {record.device} ({record.environment.get('device') or 'CPU'}), {record.dtype}, "
         f"target {record.target}",
         f"prefill     {record.prefill_tokens_per_s:,.1f} tokens/s "
         f"(median of {record.iters} after {record.warmup} warmup)",
-        f"decode      {decode}",
+        f"decode      {decode} ({record.decode}; all rows)",
         f"generated   {record.generated_ids}",
     ]
     if record.generated_text is not None:
@@ -206,6 +251,8 @@ def read_record(path: str | Path) -> dict[str, Any]:
         data = json.loads(Path(path).read_text())
     except json.JSONDecodeError as err:
         raise ValueError(f"{path} is not JSON: {err}") from err
+    for key, value in DEFAULTS.items():
+        data.setdefault(key, value)
     missing = [key for key in (*MATCH_FIELDS, "generated_ids", "operators", "backend") if key not in data]
     if missing:
         raise ValueError(f"{path} is not an `agent infer --json` record (lacks {', '.join(missing)})")
@@ -239,6 +286,11 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> Comparison:
             min(len(a["generated_ids"]), len(b["generated_ids"])),
         )
         refused.append(f"generated token ids differ from position {first} on: a backend computes something else")
+    elif a["batch"] == b["batch"] and a.get("generated_rows") and b.get("generated_rows"):
+        rows = zip(a["generated_rows"], b["generated_rows"], strict=True)
+        row = next((i for i, (x, y) in enumerate(rows) if x != y), None)
+        if row is not None:
+            refused.append(f"generated token ids of row {row} differ: a backend computes something else")
     if refused:
         return Comparison(refused)
     decode = None
@@ -254,6 +306,8 @@ def _version_difference(a: dict[str, str], b: dict[str, str]) -> str:
 
 def format_comparison(a: dict[str, Any], b: dict[str, Any], result: Comparison) -> str:
     def natives(record: dict[str, Any]) -> str:
+        if set(record["operators"].values()) == {"torch"}:
+            return "none (torch's own ops in the model dtype)"
         names = [op for op, status in record["operators"].items() if status == "native"]
         return ", ".join(names) or "none (all torch fallback)"
 
@@ -262,8 +316,8 @@ def format_comparison(a: dict[str, Any], b: dict[str, Any], result: Comparison) 
 
     return "\n".join(
         [
-            f"A  {a['backend']:<12} native: {natives(a)}",
-            f"B  {b['backend']:<12} native: {natives(b)}",
+            f"A  {a['backend']:<12} decode {a['decode']:<8} native: {natives(a)}",
+            f"B  {b['backend']:<12} decode {b['decode']:<8} native: {natives(b)}",
             "same model, seed, lengths, device, dtype, target, versions and "
             f"{len(a['generated_ids'])} generated tokens",
             f"prefill  {a['prefill_tokens_per_s']:,.1f} -> {b['prefill_tokens_per_s']:,.1f} tokens/s, "

@@ -10,7 +10,9 @@ runs the fused plan; the end-to-end check of a candidate runs the plan that call
 (`plan_for`), so the candidate is what the model runs. Attention is `scaled_dot_product_attention`
 with the KV heads repeated to the query heads, as Hugging Face's `repeat_kv` does. Weights keep
 Hugging Face's names (`model.layers.0.mlp.up_proj.weight`); gate and up are kept as one
-[gate; up] matrix, so one projection gives silu_mul its [..., 2I] input.
+[gate; up] matrix, so one projection gives silu_mul its [..., 2I] input. `Llama.step` is the
+decode step of tools/llama/decode.py: one token per row over the cache at full capacity, so it
+can be captured once as a CUDA graph.
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ import torch
 import torch.nn.functional as F
 
 from kernels.registry import operator
+from tools.llama import native
+
+# The backend name of torch's own ops in the model dtype (tools/llama/native.py): a baseline, not a registry backend.
+NATIVE = "native"
 
 
 @dataclass(frozen=True)
@@ -181,7 +187,8 @@ class Llama:
             gate = self.weights.pop(prefix + "gate_proj.weight")
             up = self.weights.pop(prefix + "up_proj.weight")
             self.weights[prefix + GATE_UP] = torch.cat((gate, up))  # [2I, hidden]: gate rows, then up rows
-        self.ops = {op: operator(op, self.backend) for op in self.plan.operators}
+        source = (lambda op: native.OPS[op]) if self.backend == NATIVE else (lambda op: operator(op, self.backend))
+        self.ops = {op: source(op) for op in self.plan.operators}
         self.freqs = inv_freq(self.config)
 
     @property
@@ -195,7 +202,11 @@ class Llama:
     def w(self, name: str) -> torch.Tensor:
         return self.weights[name]
 
-    def _attention(self, i: int, x: torch.Tensor, sin, cos, cache: KVCache | None) -> torch.Tensor:
+    def _attention(
+        self, i: int, x: torch.Tensor, sin, cos, cache: KVCache | None, slot=None, mask=None
+    ) -> torch.Tensor:
+        """Self-attention of layer i; with `slot` (a device tensor: the position of a one-token step) and
+        `mask` (which of the cache's positions it sees), the cache is written and read at full capacity."""
         c = self.config
         batch, seq, _ = x.shape
         prefix = f"model.layers.{i}.self_attn."
@@ -209,6 +220,14 @@ class Llama:
             q, k = self.ops["rope"](q, sin, cos), self.ops["rope"](k, sin, cos)
         q, k = q.transpose(1, 2), k.transpose(1, 2)
         v = v.transpose(1, 2)
+        groups = c.num_heads // c.num_kv_heads
+        if slot is not None:
+            cache.keys[i].index_copy_(2, slot, k)
+            cache.values[i].index_copy_(2, slot, v)
+            k = cache.keys[i].repeat_interleave(groups, dim=1)
+            v = cache.values[i].repeat_interleave(groups, dim=1)
+            out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+            return F.linear(out.transpose(1, 2).reshape(batch, seq, -1), self.w(prefix + "o_proj.weight"))
         past = 0
         if cache is not None:
             past = cache.length
@@ -216,7 +235,6 @@ class Llama:
             cache.values[i][:, :, past : past + seq] = v
             k = cache.keys[i][:, :, : past + seq]
             v = cache.values[i][:, :, : past + seq]
-        groups = c.num_heads // c.num_kv_heads
         k = k.repeat_interleave(groups, dim=1)
         v = v.repeat_interleave(groups, dim=1)
         if past == 0:
@@ -253,7 +271,6 @@ class Llama:
         """Logits [batch, seq (or 1 with last_only), vocab] in the model dtype; appends to `cache` if given."""
         if ids.dim() != 2:
             raise ValueError(f"ids must be [batch, seq]; got shape {tuple(ids.shape)}")
-        c = self.config
         seq = ids.shape[1]
         past = cache.length if cache is not None else 0
         if cache is not None and past + seq > cache.capacity:
@@ -261,23 +278,42 @@ class Llama:
         positions = torch.arange(past, past + seq, device=self.device)
         # Tables for the positions of this chunk only: the rope op pairs row s of sin/cos with x[:, s].
         sin, cos = rope_tables(positions, self.freqs)
-        h = F.embedding(ids, self.w("model.embed_tokens.weight"))
-        y = None  # the output of the last sublayer, not yet added to the residual stream h
-        for i in range(c.num_layers):
-            prefix = f"model.layers.{i}."
-            h, normed = self._add_norm(y, h, prefix + "input_layernorm.weight")
-            y = self._attention(i, normed, sin, cos, cache)
-            h, normed = self._add_norm(y, h, prefix + "post_attention_layernorm.weight")
-            y = self._mlp(i, normed)
+        h, y = self._layers(ids, sin, cos, cache)
         if cache is not None:
             cache.length = past + seq
         if last_only:
             h, y = h[:, -1:].contiguous(), y[:, -1:].contiguous() if y is not None else None
-        _, h = self._add_norm(y, h, "model.norm.weight")
-        head = self.w("model.embed_tokens.weight" if c.tie_word_embeddings else "lm_head.weight")
-        return F.linear(h, head)
+        return self._logits(h, y)
 
     __call__ = forward
+
+    @torch.inference_mode()
+    def step(self, ids: torch.Tensor, cache: KVCache, slot: torch.Tensor, sin, cos, mask) -> torch.Tensor:
+        """Logits [batch, 1, vocab] of one token per row at position `slot` (a 1-element device tensor).
+
+        Nothing here reads a host value that changes from step to step (the cache is read at full
+        capacity, `mask` hides what is not written yet), so one CUDA graph serves every decode step.
+        `cache.length` is not kept: the caller's position tensor is the count.
+        """
+        h, y = self._layers(ids, sin, cos, cache, slot, mask)
+        return self._logits(h, y)
+
+    def _layers(self, ids, sin, cos, cache, slot=None, mask=None) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """(residual stream, last sublayer's output not yet added to it) after every layer."""
+        h = F.embedding(ids, self.w("model.embed_tokens.weight"))
+        y = None  # the output of the last sublayer, not yet added to the residual stream h
+        for i in range(self.config.num_layers):
+            prefix = f"model.layers.{i}."
+            h, normed = self._add_norm(y, h, prefix + "input_layernorm.weight")
+            y = self._attention(i, normed, sin, cos, cache, slot, mask)
+            h, normed = self._add_norm(y, h, prefix + "post_attention_layernorm.weight")
+            y = self._mlp(i, normed)
+        return h, y
+
+    def _logits(self, h: torch.Tensor, y: torch.Tensor | None) -> torch.Tensor:
+        _, h = self._add_norm(y, h, "model.norm.weight")
+        head = self.w("model.embed_tokens.weight" if self.config.tie_word_embeddings else "lm_head.weight")
+        return F.linear(h, head)
 
 
 def expected_weight_names(config: LlamaConfig) -> list[str]:
@@ -302,7 +338,7 @@ class Generation:
     decode_steps: int
 
 
-class _Stopwatch:
+class Stopwatch:
     """Seconds between start() and stop(): CUDA events on a GPU (device time), perf_counter on the CPU."""
 
     def __init__(self, device: torch.device) -> None:
@@ -336,7 +372,7 @@ def generate(model: Llama, prompt: torch.Tensor, max_new_tokens: int) -> Generat
     device = model.device
     batch, prompt_len = prompt.shape
     cache = KVCache.empty(model.config, batch, prompt_len + max_new_tokens, model.dtype, device)
-    watch = _Stopwatch(device)
+    watch = Stopwatch(device)
     if device.type == "cuda":
         torch.cuda.synchronize(device)  # nothing queued before the start event may count
     watch.start()
