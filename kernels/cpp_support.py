@@ -1,10 +1,11 @@
 """What the maca_cpp kernel files share: rendering their CUDA C++, building it, launching it.
 
 A maca_cpp kernel file holds its CUDA C++ as a string (`SOURCE`) and its tunables as `CONFIG`.
-`load(...)` prepends CONFIG as `constexpr` constants, points compiler messages at the kernel
-file's own lines (`#line`), compiles the whole into a shared library and opens it with ctypes;
-the wrapper then calls the library's `extern "C"` entry points with data pointers, sizes and the
-caller's CUDA stream.
+`load(...)` prepends CONFIG as `constexpr` constants and `PRELUDE` (the CUDA headers and the
+helpers every kernel file uses: dtype conversions, `Pack`, `warp_sum`/`block_sum`, `with_dtype`),
+points compiler messages at each part's own lines (`#line`), compiles the whole into a shared
+library and opens it with ctypes; the wrapper then calls the library's `extern "C"` entry points
+with data pointers, sizes and the caller's CUDA stream.
 
 Why not `torch.utils.cpp_extension.load_inline`: a translation unit that includes
 `<torch/extension.h>` took 5 min 25 s of wall time (2 min 11 s CPU) to compile with nvcc on the
@@ -15,9 +16,10 @@ extension could not even be compiled in CI. A plain nvcc shared library needs ne
 headers nor ninja, builds in seconds, links in CI as on the GPU host, and is called for the
 same host cost as a pybind11 function.
 
-Builds are cached by a hash of the rendered source and the compiler command, under
-`$TORCH_EXTENSIONS_DIR` (else `$XDG_CACHE_HOME/torch_extensions`, else `~/.cache/...`): the
-judge gives each runner a cache folder of its own through those variables. A failed build
+Builds are cached by a hash of the whole translation unit (CONFIG, PRELUDE, SOURCE) and the
+compiler command, so a prelude change rebuilds every kernel, under `$TORCH_EXTENSIONS_DIR` (else
+`$XDG_CACHE_HOME/torch_extensions`, else `~/.cache/...`): the judge gives each runner a cache
+folder of its own through those variables. A failed build
 raises `CompileError` carrying the compiler's first diagnostics verbatim.
 
 Targets: NVIDIA builds with nvcc (`CUDA_HOME/bin/nvcc` or `nvcc` on PATH) for the live GPU's
@@ -58,6 +60,63 @@ _CTYPES = {"p": ctypes.c_void_p, "l": ctypes.c_int64, "i": ctypes.c_int32, "f": 
 BUILD_TIMEOUT_S = 600
 # Compiler diagnostics kept in a CompileError: the runner reports the last 12 lines of a traceback.
 MAX_DIAGNOSTIC_LINES = 9
+
+# What every kernel file's SOURCE is compiled after (render). Inlined, not #included: the translation unit
+# stays one self-contained text, so the build's hash covers it and the CPU emulation can rewrite it.
+PRELUDE = r"""
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <stdint.h>
+
+// An element's value in fp32, where every kernel does its math.
+__device__ __forceinline__ float to_float(float v) { return v; }
+__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
+__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+// fp32 to the element type, rounded to nearest even: the one rounding of a result, on its store.
+template <typename T> __device__ __forceinline__ T from_float(float v);
+template <> __device__ __forceinline__ float from_float<float>(float v) { return v; }
+template <> __device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
+    return __float2bfloat16_rn(v);
+}
+
+// N elements as one aligned load or store (16 bytes at 8 bf16): pointers must be N-aligned (cpp_support.aligned).
+template <typename T, int N> struct alignas(sizeof(T) * N) Pack { T v[N]; };
+
+// Sum over each 32-lane group, every lane gets it: right on 32-wide NVIDIA warps and 64-wide MetaX waves.
+__device__ __forceinline__ float warp_sum(float v) {
+    #pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset, 32);
+    return v;
+}
+
+// Sum over a block of BLOCK threads, every thread gets it; `shared` holds (BLOCK + 31) / 32 floats.
+template <int BLOCK> __device__ __forceinline__ float block_sum(float v, float* shared) {
+    v = warp_sum(v);
+    constexpr int GROUPS = (BLOCK + 31) / 32;
+    const int group = threadIdx.x / 32, lane = threadIdx.x % 32;
+    if (lane == 0) shared[group] = v;
+    __syncthreads();
+    float total = 0.f;
+    #pragma unroll
+    for (int g = 0; g < GROUPS; ++g) total += shared[g];
+    __syncthreads();  // the caller may reuse `shared` (the next row) at once
+    return total;
+}
+
+// Calls f(TypeTag<T>{}) with the element type of a dtype code (kernels.cpp_support.DTYPE_CODES).
+template <typename T> struct TypeTag { using type = T; };
+template <typename F> static int with_dtype(int dtype, F&& f) {
+    switch (dtype) {
+        case 0: return f(TypeTag<float>{});
+        case 1: return f(TypeTag<__half>{});
+        case 2: return f(TypeTag<__nv_bfloat16>{});
+        default: return (int)cudaErrorInvalidValue;
+    }
+}
+"""
 
 # Appended, not prepended, so the kernel file's line numbers in compiler messages stay right.
 EPILOGUE = """
@@ -189,14 +248,21 @@ def display_name(origin: str | Path) -> str:
         return str(path)
 
 
+def line_directive(literal: str, origin: str | Path) -> str:
+    """`#line N "file"` naming where the raw string `literal` starts in `origin`; empty if it is not there."""
+    text = Path(origin).read_text()
+    literal_at = text.find(literal)
+    if literal_at < 0:  # not a raw string literal of that file (a test's or a tool's own text)
+        return ""
+    line = text[:literal_at].count("\n") + 1
+    return f'#line {line} "{display_name(origin)}"\n'
+
+
 def render(source: str, config: dict, origin: str | Path | None = None) -> str:
-    """The translation unit: CONFIG constants, a `#line` back to the kernel file, the source, the epilogue."""
-    text = config_preamble(config)
+    """The translation unit: CONFIG constants, the prelude, the source, the epilogue; `#line`s to their files."""
+    text = config_preamble(config) + line_directive(PRELUDE, __file__) + PRELUDE
     if origin is not None:
-        literal_at = Path(origin).read_text().find(source)
-        if literal_at >= 0:  # a raw string literal appears verbatim in its file
-            line = Path(origin).read_text()[:literal_at].count("\n") + 1
-            text += f'#line {line} "{display_name(origin)}"\n'
+        text += line_directive(source, origin)
     return text + source + EPILOGUE
 
 
@@ -210,11 +276,16 @@ def diagnostics(output: str) -> list[str]:
 _build_lock = threading.Lock()
 
 
+def build_folder(text: str, name: str, chain: Toolchain) -> Path:
+    """Where `text` is built: keyed by the whole translation unit (prelude included) and the compiler command."""
+    digest = hashlib.sha256("\0".join([text, chain.compiler, *chain.flags]).encode()).hexdigest()[:20]
+    return build_root() / f"{name}-{digest}"
+
+
 def build(text: str, name: str, chain: Toolchain | None = None) -> Path:
     """Compile the translation unit `text` to a shared library (cached by content); its path."""
     chain = chain or toolchain()
-    digest = hashlib.sha256("\0".join([text, chain.compiler, *chain.flags]).encode()).hexdigest()[:20]
-    folder = build_root() / f"{name}-{digest}"
+    folder = build_folder(text, name, chain)
     library = folder / f"{name}.so"
     if library.is_file():
         return library

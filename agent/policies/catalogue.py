@@ -28,8 +28,4 @@ CATALOGUE: dict[tuple[str, str], list[Design]] = _discover()
 
 
 def designs(op: str, backend: str) -> list[Design]:
-    if backend == "maca_cpp":  # the CUDA C++ designs live in a module of their own (it imports Design)
-        from agent.policies.catalogue_maca_cpp import DESIGNS
-
-        return DESIGNS.get(op, [])
     return CATALOGUE.get((op, backend), [])

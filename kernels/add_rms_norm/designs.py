@@ -40,4 +40,19 @@ DESIGNS: dict[str, list[Design]] = {
             {"num_warps": 2},
         ),
     ],
+    # CUDA C++ (kernels/add_rms_norm/maca_cpp.py): none measured yet; the reasons are what a kernel developer
+    # would try first, not results.
+    "maca_cpp": [
+        Design(
+            "one warp-group per row, more rows per block",
+            "128 threads, 2 rows per block: x, residual and the sum of a 2048-wide bf16 row in 2 packs per thread, "
+            "two rows per block to amortise the reduction",
+            {"threads": 128, "rows_per_block": 2},
+        ),
+        Design(
+            "wide blocks for long rows",
+            "512 threads: at hidden 4096 each thread caches 1 pack of the sum, fewer registers than 256 threads x 2",
+            {"threads": 512, "cache_packs": 2},
+        ),
+    ],
 }

@@ -28,4 +28,26 @@ DESIGNS: dict[str, list[Design]] = {
         Design("more warps per row", "8 warps per row: more loads in flight for long rows", {"num_warps": 8}),
         Design("fewer warps per row", "2 warps per row: more programs resident per SM", {"num_warps": 2}),
     ],
+    # CUDA C++ (kernels/rms_norm/maca_cpp.py): none measured yet; the reasons are what a kernel developer
+    # would try first, not results.
+    "maca_cpp": [
+        Design(
+            "one warp-group per row, more rows per block",
+            "128 threads, 4 rows per block: at hidden 2048 bf16 each thread holds 2 packs of 8, and four rows per "
+            "block amortise the block's start and its shared-memory reduction",
+            {"threads": 128, "rows_per_block": 4},
+        ),
+        Design(
+            "wide blocks for long rows",
+            "512 threads, the whole row in registers: hidden 4096-5120 bf16 needs 1-2 packs per thread, so no pack "
+            "is read twice, and the block moves 8-10 KB",
+            {"threads": 512, "cache_packs": 2},
+        ),
+        Design(
+            "8-byte accesses",
+            "vec 4: half the registers per pack; where 16-byte loads leave too few warps resident, narrower "
+            "ones with more threads in flight can reach the same bandwidth",
+            {"vec": 4, "threads": 512},
+        ),
+    ],
 }

@@ -31,38 +31,8 @@ SEARCH_SPACE = {
 }
 
 SOURCE = r"""
-#include <cuda_runtime.h>
-#include <cuda_fp16.h>
-#include <cuda_bf16.h>
-#include <stdint.h>
-
-__device__ __forceinline__ float to_float(float v) { return v; }
-__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
-__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-
-template <typename T> __device__ __forceinline__ T from_float(float v);
-template <> __device__ __forceinline__ float from_float<float>(float v) { return v; }
-template <> __device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
-template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
-    return __float2bfloat16_rn(v);
-}
-
-template <typename T, int N> struct alignas(sizeof(T) * N) Pack { T v[N]; };
-
-// Sum over the block: 32-lane shuffles (right on 32- and 64-wide warps), then one value per lane group.
-template <int BLOCK> __device__ __forceinline__ float block_sum(float v, float* shared) {
-    #pragma unroll
-    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset, 32);
-    constexpr int GROUPS = (BLOCK + 31) / 32;
-    const int group = threadIdx.x / 32, lane = threadIdx.x % 32;
-    if (lane == 0) shared[group] = v;
-    __syncthreads();
-    float total = 0.f;
-    #pragma unroll
-    for (int g = 0; g < GROUPS; ++g) total += shared[g];
-    __syncthreads();  // shared is reused by the next row
-    return total;
-}
+// Built after kernels/cpp_support.py's PRELUDE: CUDA headers, to_float, from_float, Pack, warp_sum, block_sum,
+// with_dtype (prompts/guide_maca_cpp.md lists them).
 
 template <typename T, int V>
 __global__ void __launch_bounds__(THREADS) rms_norm_kernel(
@@ -126,13 +96,10 @@ static int launch(int vec, const void* x, const void* w, void* out, int64_t rows
 
 extern "C" int kw_rms_norm(int dtype, int vec, const void* x, const void* w, void* out, int64_t rows,
                            int64_t hidden, float eps, void* stream) {
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
-    switch (dtype) {
-        case 0: return launch<float>(vec, x, w, out, rows, hidden, eps, s);
-        case 1: return launch<__half>(vec, x, w, out, rows, hidden, eps, s);
-        case 2: return launch<__nv_bfloat16>(vec, x, w, out, rows, hidden, eps, s);
-        default: return (int)cudaErrorInvalidValue;
-    }
+    return with_dtype(dtype, [&](auto t) {
+        using T = typename decltype(t)::type;
+        return launch<T>(vec, x, w, out, rows, hidden, eps, static_cast<cudaStream_t>(stream));
+    });
 }
 """
 

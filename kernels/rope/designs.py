@@ -54,4 +54,19 @@ DESIGNS: dict[str, list[Design]] = {
             {"block_tokens": 16, "block_heads": 8, "num_warps": 8},
         ),
     ],
+    # CUDA C++ (kernels/rope/maca_cpp.py): none measured yet; the reasons are what a kernel developer
+    # would try first, not results.
+    "maca_cpp": [
+        Design(
+            "one thread per pack, more rows",
+            "256 threads x 64 rows: at head_dim 128 bf16 a row is 8 packs, so 512 packs per block, 2 per thread; "
+            "more bytes in flight per block on prefill",
+            {"threads": 256, "rows_per_block": 64},
+        ),
+        Design(
+            "small blocks for decode",
+            "64 threads x 8 rows: 8B decode8 q (256 rows) runs 32 blocks instead of 8",
+            {"threads": 64, "rows_per_block": 8},
+        ),
+    ],
 }

@@ -31,23 +31,8 @@ SEARCH_SPACE = {
 }
 
 SOURCE = r"""
-#include <cuda_runtime.h>
-#include <cuda_fp16.h>
-#include <cuda_bf16.h>
-#include <stdint.h>
-
-__device__ __forceinline__ float to_float(float v) { return v; }
-__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
-__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-
-template <typename T> __device__ __forceinline__ T from_float(float v);
-template <> __device__ __forceinline__ float from_float<float>(float v) { return v; }
-template <> __device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
-template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
-    return __float2bfloat16_rn(v);
-}
-
-template <typename T, int N> struct alignas(sizeof(T) * N) Pack { T v[N]; };
+// Built after kernels/cpp_support.py's PRELUDE: CUDA headers, to_float, from_float, Pack, warp_sum, block_sum,
+// with_dtype (prompts/guide_maca_cpp.md lists them).
 
 // One pack of `V` rotated pairs: out[j] = x1*c - x2*s, out[j + half] = x2*c + x1*s, in fp32.
 template <typename T, typename TT, int V>
@@ -98,26 +83,16 @@ static int launch(int vec, const void* x, const void* sin, const void* cos, void
     return (int)cudaGetLastError();
 }
 
-template <typename T>
-static int launch_tables(int table_dtype, int vec, const void* x, const void* sin, const void* cos, void* out,
-                         int64_t rows, int64_t heads, int64_t seq, int64_t half, cudaStream_t stream) {
-    switch (table_dtype) {
-        case 0: return launch<T, float>(vec, x, sin, cos, out, rows, heads, seq, half, stream);
-        case 1: return launch<T, __half>(vec, x, sin, cos, out, rows, heads, seq, half, stream);
-        case 2: return launch<T, __nv_bfloat16>(vec, x, sin, cos, out, rows, heads, seq, half, stream);
-        default: return (int)cudaErrorInvalidValue;
-    }
-}
-
 extern "C" int kw_rope(int dtype, int table_dtype, int vec, const void* x, const void* sin, const void* cos, void* out,
                        int64_t rows, int64_t heads, int64_t seq, int64_t half, void* stream) {
     cudaStream_t s = static_cast<cudaStream_t>(stream);
-    switch (dtype) {
-        case 0: return launch_tables<float>(table_dtype, vec, x, sin, cos, out, rows, heads, seq, half, s);
-        case 1: return launch_tables<__half>(table_dtype, vec, x, sin, cos, out, rows, heads, seq, half, s);
-        case 2: return launch_tables<__nv_bfloat16>(table_dtype, vec, x, sin, cos, out, rows, heads, seq, half, s);
-        default: return (int)cudaErrorInvalidValue;
-    }
+    return with_dtype(dtype, [&](auto t) {
+        return with_dtype(table_dtype, [&](auto tt) {
+            using T = typename decltype(t)::type;
+            using TT = typename decltype(tt)::type;
+            return launch<T, TT>(vec, x, sin, cos, out, rows, heads, seq, half, s);
+        });
+    });
 }
 """
 

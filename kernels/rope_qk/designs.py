@@ -53,4 +53,19 @@ DESIGNS: dict[str, list[Design]] = {
             {"head_groups": 8, "block_tokens": 32, "num_warps": 4},
         ),
     ],
+    # CUDA C++ (kernels/rope_qk/maca_cpp.py): none measured yet; the reasons are what a kernel developer
+    # would try first, not results.
+    "maca_cpp": [
+        Design(
+            "a block per head group for decode",
+            "8 head groups, 1 token per 64-thread block: an 8B decode1 call runs 8 blocks, not 2",
+            {"head_groups": 8, "tokens_per_block": 1, "threads": 64},
+        ),
+        Design(
+            "all heads of a token per block",
+            "one head group, 4 tokens per 256-thread block: each table row is fetched once for all 40 q and k "
+            "heads of a token",
+            {"head_groups": 1, "tokens_per_block": 4, "threads": 256},
+        ),
+    ],
 }

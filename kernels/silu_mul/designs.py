@@ -44,4 +44,19 @@ DESIGNS: dict[str, list[Design]] = {
             {"block_rows": 8, "block_cols": 512, "num_warps": 4, "num_stages": 2},
         ),
     ],
+    # CUDA C++ (kernels/silu_mul/maca_cpp.py): none measured yet; the reasons are what a kernel developer
+    # would try first, not results.
+    "maca_cpp": [
+        Design(
+            "more rows per block",
+            "8 rows per 256-thread block: one column block's gate/up packs for 8 tokens, fewer blocks to schedule "
+            "on prefill (8192 x 14336 is 57 M outputs)",
+            {"rows_per_block": 8},
+        ),
+        Design(
+            "narrow blocks for decode",
+            "64 threads, 1 row per block: a decode1 call of intermediate 8192 runs 16 blocks instead of 4",
+            {"threads": 64, "rows_per_block": 1},
+        ),
+    ],
 }

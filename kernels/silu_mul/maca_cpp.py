@@ -30,23 +30,8 @@ SEARCH_SPACE = {
 }
 
 SOURCE = r"""
-#include <cuda_runtime.h>
-#include <cuda_fp16.h>
-#include <cuda_bf16.h>
-#include <stdint.h>
-
-__device__ __forceinline__ float to_float(float v) { return v; }
-__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
-__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-
-template <typename T> __device__ __forceinline__ T from_float(float v);
-template <> __device__ __forceinline__ float from_float<float>(float v) { return v; }
-template <> __device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
-template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
-    return __float2bfloat16_rn(v);
-}
-
-template <typename T, int N> struct alignas(sizeof(T) * N) Pack { T v[N]; };
+// Built after kernels/cpp_support.py's PRELUDE: CUDA headers, to_float, from_float, Pack, warp_sum, block_sum,
+// with_dtype (prompts/guide_maca_cpp.md lists them).
 
 template <typename T, int V>
 __global__ void __launch_bounds__(THREADS) silu_mul_kernel(
@@ -84,13 +69,10 @@ static int launch(int vec, const void* x, void* out, int64_t rows, int64_t inter
 }
 
 extern "C" int kw_silu_mul(int dtype, int vec, const void* x, void* out, int64_t rows, int64_t inter, void* stream) {
-    cudaStream_t s = static_cast<cudaStream_t>(stream);
-    switch (dtype) {
-        case 0: return launch<float>(vec, x, out, rows, inter, s);
-        case 1: return launch<__half>(vec, x, out, rows, inter, s);
-        case 2: return launch<__nv_bfloat16>(vec, x, out, rows, inter, s);
-        default: return (int)cudaErrorInvalidValue;
-    }
+    return with_dtype(dtype, [&](auto t) {
+        using T = typename decltype(t)::type;
+        return launch<T>(vec, x, out, rows, inter, static_cast<cudaStream_t>(stream));
+    });
 }
 """
 

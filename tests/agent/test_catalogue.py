@@ -1,4 +1,4 @@
-"""Every design in the catalogue is a point of its kernel's SEARCH_SPACE, with a reason."""
+"""Every design in the catalogue is a point of its kernel's SEARCH_SPACE, with a reason; it is a CONFIG edit."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import ast
 
 import pytest
 
-from agent.policies.catalogue import CATALOGUE
+from agent.policies.catalogue import CATALOGUE, designs
+from agent.policies.source_edit import read_literal, replace_config
+from kernels.registry import OPERATORS
 from tools.paths import default_candidate
 
 
@@ -29,3 +31,23 @@ def test_designs_are_points_of_the_search_space(op, backend):
         assert design.rationale
         for key, value in design.config.items():
             assert key in space and value in space[key], f"{op}[{backend}] {design.name}: {key}={value}"
+
+
+@pytest.mark.parametrize("op", OPERATORS)
+def test_every_op_has_maca_cpp_designs_in_its_folder(op):
+    found = designs(op, "maca_cpp")
+    assert found == CATALOGUE[(op, "maca_cpp")] and found, f"{op}: no maca_cpp design in kernels/{op}/designs.py"
+
+
+@pytest.mark.parametrize(("op", "backend"), sorted(CATALOGUE))
+def test_designs_apply_to_the_kernel_file_as_a_config_edit_only(op, backend):
+    """What the search policy does with a design ({**best, **design.config}): only CONFIG's text changes."""
+    source = default_candidate(op, backend).read_text()
+    config = read_literal(source, "CONFIG")
+    for design in CATALOGUE[(op, backend)]:
+        edited = replace_config(source, {**config, **design.config})
+        assert read_literal(edited, "CONFIG") == {**config, **design.config}
+        before, after = ast.parse(source).body, ast.parse(edited).body
+        changed = [a for a, b in zip(before, after, strict=True) if ast.dump(a) != ast.dump(b)]
+        # none where the file already runs the design (rope_qk's tilelang CONFIG is its decode design)
+        assert [node.targets[0].id for node in changed] in ([], ["CONFIG"]), f"{op}[{backend}] {design.name}"

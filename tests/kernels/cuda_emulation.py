@@ -1,12 +1,13 @@
 """Run a maca_cpp kernel file's CUDA C++ on the CPU: each block's threads as host threads (tests only).
 
-The source is rewritten, not reinterpreted: after its #includes a shim turns `__global__` and
-`__device__` functions into host functions, `__shared__` arrays into statics (blocks run one
-after another), `__syncthreads` into a barrier over the block's threads and `__shfl_xor_sync`
-into an exchange through memory between two barriers; each `kernel<<<grid, block, 0, stream>>>(...)`
-becomes a loop over the grid that starts `block` host threads. nvcc compiles the result as host
-code. What this checks: the kernels' index math, masking, vector paths and reductions, on the
-CPU. What it does not: warp-synchronous timing, the memory model, occupancy, speed.
+The source is rewritten, not reinterpreted: after the prelude's #includes a shim turns `__global__`
+and `__device__` functions (the prelude's helpers included) into host functions, `__shared__`
+arrays into statics (blocks run one after another), `__syncthreads` into a barrier over the
+block's threads and `__shfl_xor_sync` into an exchange through memory between two barriers;
+each `kernel<<<grid, block, 0, stream>>>(...)` becomes a loop over the grid that starts `block`
+host threads. nvcc compiles the result as host code. What this checks: the kernels' index
+math, masking, vector paths and reductions, on the CPU. What it does not: warp-synchronous
+timing, the memory model, occupancy, speed.
 """
 
 from __future__ import annotations
@@ -86,7 +87,9 @@ LAUNCH = re.compile(r"(\w+<[^;<>]*>)<<<([^,]+),\s*([^,]+),\s*0,\s*stream>>>\((.*
 
 def emulated(text: str) -> str:
     """The translation unit `text` (cpp_support.render's) rewritten to run on host threads."""
-    last_include = max(m.end() for m in re.finditer(r"^#include <[^>]+>\n", text, re.MULTILINE))
+    prelude_at = text.index(cpp_support.PRELUDE)
+    includes = re.finditer(r"^#include <[^>]+>\n", cpp_support.PRELUDE, re.MULTILINE)
+    last_include = prelude_at + max(m.end() for m in includes)  # the shim must precede the prelude's helpers
     body = LAUNCH.sub(lambda m: f"kw_launch({m[2]}, {m[3]}, [&] {{ {m[1]}({m[4]}); }});", text[last_include:])
     if "<<<" in body:
         raise ValueError(

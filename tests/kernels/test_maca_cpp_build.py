@@ -87,6 +87,34 @@ def test_config_becomes_cpp_constants_and_refuses_what_cannot():
         cpp_support.config_preamble({"block-rows": 2})
 
 
+def test_the_prelude_precedes_the_source_at_its_own_lines_in_cpp_support():
+    module = _kernel_file("silu_mul")
+    text = cpp_support.render(module.SOURCE, module.CONFIG, module.__file__)
+    lines = text.splitlines()
+    directive = lines.index(f'#line {_prelude_line()} "{cpp_support.display_name(cpp_support.__file__)}"')
+    prelude = cpp_support.PRELUDE.splitlines()
+    assert lines[directive + 1 : directive + 1 + len(prelude)] == prelude
+    support_lines = Path(cpp_support.__file__).read_text().splitlines()
+    assert support_lines[_prelude_line() : _prelude_line() + len(prelude) - 1] == prelude[1:]  # line for line
+    assert text.index(cpp_support.PRELUDE) < text.index(module.SOURCE)
+
+
+def _prelude_line() -> int:
+    """The line of kernels/cpp_support.py on which the PRELUDE literal opens."""
+    source = Path(cpp_support.__file__).read_text()
+    return source[: source.index('PRELUDE = r"""')].count("\n") + 1
+
+
+def test_a_prelude_change_changes_the_build_key(monkeypatch: pytest.MonkeyPatch, tmp_path):
+    monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path))
+    module = _kernel_file("rms_norm")
+    chain = cpp_support.Toolchain("cc", "cc", ("-O3",))  # the key only: nothing is compiled
+    before = cpp_support.build_folder(cpp_support.render(module.SOURCE, module.CONFIG), "rms_norm", chain)
+    monkeypatch.setattr(cpp_support, "PRELUDE", cpp_support.PRELUDE.replace("offset > 0", "offset >= 1"))
+    after = cpp_support.build_folder(cpp_support.render(module.SOURCE, module.CONFIG), "rms_norm", chain)
+    assert before != after and before.parent == after.parent == cpp_support.build_root()
+
+
 def test_build_folder_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path):
     monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(tmp_path / "ext"))
     assert cpp_support.build_root() == tmp_path / "ext" / "kw_maca_cpp"
