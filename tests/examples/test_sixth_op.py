@@ -91,8 +91,8 @@ def _module(path: Path) -> ModuleType:
     return module
 
 
-def _python(repo: Path, *args: str, **env: str) -> subprocess.Popen:
-    environment = {**os.environ, "PYTHONPATH": str(repo), "COLUMNS": "200", **env}
+def _python(repo: Path, *args: str) -> subprocess.Popen:
+    environment = {**os.environ, "PYTHONPATH": str(repo), "COLUMNS": "200"}
     return subprocess.Popen(
         [sys.executable, *args], cwd=repo, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
