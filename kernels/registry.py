@@ -7,6 +7,11 @@ GPU) or fails at run time, the torch reference takes over with a warning, and
 evaluator and the benchmarks never come through here: they load a candidate
 with `load_native`, so a failing kernel fails instead of quietly falling back.
 
+The operators are discovered, never listed: every package `kernels/<op>/` whose `spec.py` defines
+`SPEC` (named `<op>`) is one. They are ordered by the `ORDER` number in the folder's `__init__.py`
+(folders without one come last, by name); the order is presentation (tables, CLI, tests), so it lives
+outside the spec and a new op's place does not change the harness hash.
+
 `use_kernel_file(op, backend, path)` makes one op of a backend run another file
 (the end-to-end check runs a candidate inside the model this way); such an op
 never falls back, so a candidate that fails in the model fails the check.
@@ -28,7 +33,27 @@ import torch
 
 from kernels.spec import OpSpec
 
-OPERATORS = ("rope", "rope_qk", "rms_norm", "add_rms_norm", "silu_mul")
+KERNELS = Path(__file__).resolve().parent
+
+
+def discover_operators() -> tuple[str, ...]:
+    """The op folders under kernels/ (a package with a spec.py defining SPEC), in `ORDER`, then name, order."""
+    found = []
+    for spec_file in sorted(KERNELS.glob("*/spec.py")):
+        op = spec_file.parent.name
+        if not (spec_file.parent / "__init__.py").is_file():
+            continue  # not a package: nothing here can import it as kernels.<op>
+        op_spec = getattr(importlib.import_module(f"kernels.{op}.spec"), "SPEC", None)
+        if not isinstance(op_spec, OpSpec):
+            raise TypeError(f"{spec_file} defines no SPEC = OpSpec(...)")
+        if op_spec.name != op:
+            raise ValueError(f"{spec_file} names its op {op_spec.name!r}; the folder says {op!r}")
+        order = getattr(importlib.import_module(f"kernels.{op}"), "ORDER", None)
+        found.append((float("inf") if order is None else order, op))
+    return tuple(op for _, op in sorted(found))
+
+
+OPERATORS = discover_operators()
 BACKENDS = ("tilelang", "ninetoothed", "maca_cpp", "torch")
 Status = Literal["native", "torch_fallback"]
 

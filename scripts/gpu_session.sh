@@ -10,7 +10,7 @@
 #   bash scripts/gpu_session.sh "optimize:rope:tilelang:20:0" "optimize:rms_norm:tilelang:20:1" wait-runs
 # An A/B of CONFIG values against the shipped kernel (agent eval --set):
 #   bash scripts/gpu_session.sh "variant:rope:tilelang:copy_tiles=True,small_copy_tiles=True"
-# The gpu tests of chosen files: pytest:tests/kernels/test_fused_ops_gpu.py (several: joined by +).
+# The gpu tests of chosen files: pytest:tests/kernels/silu_mul/test_tilelang.py (several: joined by +).
 # An A/A check of the timing (the shipped kernel against itself, timed in turn): aa:rope:tilelang
 # (op:backend:iterations:gpu). Their folders land under runs/ and come back in session.tgz, without
 # checkpoints.sqlite and the git worktree, with the branch's commits as history.patch.
@@ -83,7 +83,7 @@ for s in "$@"; do
       tail -12 "$LOGS/pytest-$tag.log" ;;
     nt-tests)
       step nt-tests
-      python3 -m pytest -n 0 -q -m gpu tests/kernels/test_ninetoothed_gpu.py -p no:cacheprovider --maxfail=5 \
+      python3 -m pytest -n 0 -q -m gpu tests/kernels/*/test_ninetoothed.py -p no:cacheprovider --maxfail=5 \
         --durations=5 > "$LOGS/nt-tests.log" 2>&1
       tail -12 "$LOGS/nt-tests.log" ;;
     eval-once)

@@ -12,7 +12,7 @@ import os
 import time
 from pathlib import Path
 
-from tests.tools.candidates import GOOD_ROPE as GOOD
+from kernels.rope.candidates import GOOD_ROPE as GOOD
 from tools.evaluator.evaluate import evaluate
 
 OUT = Path(os.environ.get("OUT", "/tmp/out"))

@@ -18,7 +18,6 @@ This file follows the InfiniTensor/ntops layout: `arrangement` / `application` /
 from __future__ import annotations
 
 import functools
-import os
 import pathlib
 
 import ninetoothed
@@ -27,6 +26,7 @@ import torch
 from ninetoothed import Tensor
 
 from kernels.add_rms_norm.spec import SPEC
+from kernels.ninetoothed_support import interpreting, ninetoothed_dtype
 from kernels.spec import dtype_name
 
 # rms_norm's measured choice (H200, bf16: 4 warps 3.9 TB/s at 32768x2048, 8 warps 3.0); not yet timed here.
@@ -35,12 +35,6 @@ CONFIG = {"num_warps": 4, "num_stages": 1}
 SEARCH_SPACE = {
     "num_warps": [1, 2, 4, 8, 16, 32],
     "num_stages": [1, 2, 3, 4],
-}
-
-_NINETOOTHED_DTYPES = {
-    torch.bfloat16: ninetoothed.bfloat16,
-    torch.float16: ninetoothed.float16,
-    torch.float32: ninetoothed.float32,
 }
 
 # Made kernels by cache key; generated_source() reads their Triton files.
@@ -68,7 +62,7 @@ def application(x, residual, weight, eps, hidden, summed, out):
 
 
 def premake(dtype: torch.dtype, block_n: int) -> tuple:
-    nt_dtype = _NINETOOTHED_DTYPES[dtype]
+    nt_dtype = ninetoothed_dtype(dtype)
     tensors = (
         Tensor(2, dtype=nt_dtype, other=0),  # masked lanes read 0: no effect on the sum of squares
         Tensor(2, dtype=nt_dtype, other=0),
@@ -95,10 +89,6 @@ def _kernel(hidden: int, dtype: torch.dtype):
     return _kernels[key]
 
 
-def _interpreting() -> bool:
-    return os.environ.get("TRITON_INTERPRET") == "1"
-
-
 def add_rms_norm(
     x: torch.Tensor,
     residual: torch.Tensor,
@@ -107,7 +97,7 @@ def add_rms_norm(
     *,
     out: tuple[torch.Tensor, torch.Tensor] | None = None,
 ):
-    SPEC.check_inputs(x, residual, weight, eps, out, require_gpu=not _interpreting())
+    SPEC.check_inputs(x, residual, weight, eps, out, require_gpu=not interpreting())
     if out is None:
         out = (torch.empty_like(x), torch.empty_like(x))
     summed, normed = out

@@ -2,4 +2,7 @@
 
 from kernels.rms_norm.spec import SPEC
 
-__all__ = ["SPEC"]
+# Where the op stands in tables, the CLI and test parameters (kernels/registry.py sorts by it).
+ORDER = 3
+
+__all__ = ["ORDER", "SPEC"]

@@ -26,7 +26,6 @@ torch-facing wrapper.
 from __future__ import annotations
 
 import functools
-import os
 import pathlib
 
 import ninetoothed
@@ -34,6 +33,7 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
+from kernels.ninetoothed_support import interpreting, ninetoothed_dtype
 from kernels.rms_norm.spec import SPEC
 from kernels.spec import dtype_name
 
@@ -46,12 +46,6 @@ SEARCH_SPACE = {
     "block_n": [256, 512, 1024, 2048, 4096],
     "num_warps": [1, 2, 4, 8, 16, 32],
     "num_stages": [1, 2, 3, 4],
-}
-
-_NINETOOTHED_DTYPES = {
-    torch.bfloat16: ninetoothed.bfloat16,
-    torch.float16: ninetoothed.float16,
-    torch.float32: ninetoothed.float32,
 }
 
 # Made kernels by cache key; generated_source() reads their Triton files.
@@ -102,7 +96,7 @@ def chunked_application(x, weight, eps, hidden, out):
 def premake(dtype: torch.dtype, block_n: int, chunked: bool) -> tuple:
     arrangement_ = chunked_arrangement if chunked else arrangement
     application_ = chunked_application if chunked else application
-    nt_dtype = _NINETOOTHED_DTYPES[dtype]
+    nt_dtype = ninetoothed_dtype(dtype)
     tensors = (
         Tensor(2, dtype=nt_dtype, other=0),  # masked lanes read 0: no effect on the sum
         Tensor(2, dtype=nt_dtype, other=0),
@@ -136,12 +130,8 @@ def _kernel(hidden: int, dtype: torch.dtype):
     return _kernels[key]
 
 
-def _interpreting() -> bool:
-    return os.environ.get("TRITON_INTERPRET") == "1"
-
-
 def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float, *, out: torch.Tensor | None = None) -> torch.Tensor:
-    SPEC.check_inputs(x, weight, eps, out, require_gpu=not _interpreting())
+    SPEC.check_inputs(x, weight, eps, out, require_gpu=not interpreting())
     if out is None:
         out = torch.empty_like(x)
     if x.numel() == 0:

@@ -21,7 +21,6 @@ This file follows the InfiniTensor/ntops layout: `arrangement` / `application`
 from __future__ import annotations
 
 import functools
-import os
 import pathlib
 
 import ninetoothed
@@ -29,6 +28,7 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
+from kernels.ninetoothed_support import interpreting, ninetoothed_dtype
 from kernels.rope.spec import SPEC
 from kernels.spec import dtype_name
 
@@ -66,12 +66,6 @@ def tiling(tokens: int) -> dict[str, int]:
     prefix = "small_" if tokens <= SMALL_TOKENS else ""
     return {key: CONFIG[prefix + key] for key in TILING_KEYS}
 
-
-_NINETOOTHED_DTYPES = {
-    torch.bfloat16: ninetoothed.bfloat16,
-    torch.float16: ninetoothed.float16,
-    torch.float32: ninetoothed.float32,
-}
 
 # Made kernels by cache key; generated_source() reads their Triton files.
 _kernels: dict[str, object] = {}
@@ -117,11 +111,11 @@ def premake(
     arrangement_ = functools.partial(
         arrangement, half=head_dim // 2, block_tokens=block_tokens, block_heads=block_heads
     )
-    nt_dtype = _NINETOOTHED_DTYPES[dtype]
+    nt_dtype = ninetoothed_dtype(dtype)
     tensors = (
         Tensor(4, dtype=nt_dtype),
-        Tensor(3, dtype=_NINETOOTHED_DTYPES[table_dtype]),
-        Tensor(3, dtype=_NINETOOTHED_DTYPES[table_dtype]),
+        Tensor(3, dtype=ninetoothed_dtype(table_dtype)),
+        Tensor(3, dtype=ninetoothed_dtype(table_dtype)),
         Tensor(4, dtype=nt_dtype),
     )
     return arrangement_, application, tensors
@@ -142,12 +136,8 @@ def _kernel(head_dim: int, dtype: torch.dtype, tokens: int, table_dtype: torch.d
     return _kernels[key]
 
 
-def _interpreting() -> bool:
-    return os.environ.get("TRITON_INTERPRET") == "1"
-
-
 def rope(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, *, out: torch.Tensor | None = None) -> torch.Tensor:
-    SPEC.check_inputs(x, sin, cos, out, require_gpu=not _interpreting())
+    SPEC.check_inputs(x, sin, cos, out, require_gpu=not interpreting())
     if out is None:
         out = torch.empty_like(x)
     if x.numel() == 0:

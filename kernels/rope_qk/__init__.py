@@ -2,4 +2,7 @@
 
 from kernels.rope_qk.spec import SPEC
 
-__all__ = ["SPEC"]
+# Where the op stands in tables, the CLI and test parameters (kernels/registry.py sorts by it).
+ORDER = 2
+
+__all__ = ["ORDER", "SPEC"]

@@ -21,7 +21,6 @@ the token count stays a runtime value.
 from __future__ import annotations
 
 import functools
-import os
 import pathlib
 
 import ninetoothed
@@ -29,6 +28,7 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
+from kernels.ninetoothed_support import interpreting, ninetoothed_dtype
 from kernels.rope_qk.spec import SPEC, head_groups
 from kernels.spec import dtype_name
 
@@ -41,12 +41,6 @@ SEARCH_SPACE = {
     "head_groups": [1, 2, 4, 8],
     "num_warps": [1, 2, 4, 8, 16],
     "num_stages": [1, 2, 3],
-}
-
-_NINETOOTHED_DTYPES = {
-    torch.bfloat16: ninetoothed.bfloat16,
-    torch.float16: ninetoothed.float16,
-    torch.float32: ninetoothed.float32,
 }
 
 # Made kernels by cache key; generated_source() reads their Triton files.
@@ -113,12 +107,12 @@ def premake(
         q_group=q_heads // groups,
         kv_group=kv_heads // groups,
     )
-    nt_dtype = _NINETOOTHED_DTYPES[dtype]
+    nt_dtype = ninetoothed_dtype(dtype)
     tensors = (
         Tensor(4, dtype=nt_dtype),
         Tensor(4, dtype=nt_dtype),
-        Tensor(3, dtype=_NINETOOTHED_DTYPES[table_dtype]),
-        Tensor(3, dtype=_NINETOOTHED_DTYPES[table_dtype]),
+        Tensor(3, dtype=ninetoothed_dtype(table_dtype)),
+        Tensor(3, dtype=ninetoothed_dtype(table_dtype)),
         Tensor(4, dtype=nt_dtype),
         Tensor(4, dtype=nt_dtype),
     )
@@ -142,10 +136,6 @@ def _kernel(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, tabl
     return _kernels[key]
 
 
-def _interpreting() -> bool:
-    return os.environ.get("TRITON_INTERPRET") == "1"
-
-
 def rope_qk(
     q: torch.Tensor,
     k: torch.Tensor,
@@ -154,7 +144,7 @@ def rope_qk(
     *,
     out: tuple[torch.Tensor, torch.Tensor] | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    SPEC.check_inputs(q, k, sin, cos, out, require_gpu=not _interpreting())
+    SPEC.check_inputs(q, k, sin, cos, out, require_gpu=not interpreting())
     if out is None:
         out = (torch.empty_like(q), torch.empty_like(k))
     q_out, k_out = out

@@ -146,7 +146,7 @@ def _tile_fits(elements: int, threads: int) -> bool:
     thread; 3 per thread (Llama-like hidden shapes with 3 q heads per kv head) failed with "no available
     layout found" on the H200 (agent eval rope_qk --set copy_tiles=True). Other tiles fall back to the
     direct loop, as rope's copied kernel does on ragged halves. The rule is conservative: some tiles
-    it refuses do lower (tests/kernels/test_tilelang_lowering.py checks it against the lowering).
+    it refuses do lower (tests/kernels/rope_qk/test_tilelang.py checks it against the lowering).
     """
     per_thread, rest = divmod(elements, threads)
     return elements <= threads or (rest == 0 and per_thread & (per_thread - 1) == 0)

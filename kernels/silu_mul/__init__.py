@@ -2,4 +2,7 @@
 
 from kernels.silu_mul.spec import SPEC
 
-__all__ = ["SPEC"]
+# Where the op stands in tables, the CLI and test parameters (kernels/registry.py sorts by it).
+ORDER = 5
+
+__all__ = ["ORDER", "SPEC"]

@@ -18,7 +18,6 @@ This file follows the InfiniTensor/ntops layout: `arrangement` / `application`
 from __future__ import annotations
 
 import functools
-import os
 import pathlib
 
 import ninetoothed
@@ -26,6 +25,7 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
+from kernels.ninetoothed_support import interpreting, ninetoothed_dtype
 from kernels.silu_mul.spec import SPEC
 from kernels.spec import dtype_name
 
@@ -37,12 +37,6 @@ SEARCH_SPACE = {
     "block_cols": [256, 512, 1024, 2048, 4096],
     "num_warps": [1, 2, 4, 8, 16],
     "num_stages": [1, 2, 3],
-}
-
-_NINETOOTHED_DTYPES = {
-    torch.bfloat16: ninetoothed.bfloat16,
-    torch.float16: ninetoothed.float16,
-    torch.float32: ninetoothed.float32,
 }
 
 # Made kernels by cache key; generated_source() reads their Triton files.
@@ -65,7 +59,7 @@ def application(gate, up, out):
 
 
 def premake(dtype: torch.dtype, block_rows: int, block_cols: int) -> tuple:
-    nt_dtype = _NINETOOTHED_DTYPES[dtype]
+    nt_dtype = ninetoothed_dtype(dtype)
     tensors = (Tensor(2, dtype=nt_dtype), Tensor(2, dtype=nt_dtype), Tensor(2, dtype=nt_dtype))
     return functools.partial(arrangement, block_rows=block_rows, block_cols=block_cols), application, tensors
 
@@ -83,12 +77,8 @@ def _kernel(dtype: torch.dtype):
     return _kernels[key]
 
 
-def _interpreting() -> bool:
-    return os.environ.get("TRITON_INTERPRET") == "1"
-
-
 def silu_mul(x: torch.Tensor, *, out: torch.Tensor | None = None) -> torch.Tensor:
-    SPEC.check_inputs(x, out, require_gpu=not _interpreting())
+    SPEC.check_inputs(x, out, require_gpu=not interpreting())
     if out is None:
         out = SPEC.empty_output((x,))
     if x.numel() == 0:

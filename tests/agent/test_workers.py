@@ -17,13 +17,13 @@ import pytest
 
 from agent import workers
 from agent.decide import decide
-from tests.tools import candidates
+from kernels.rope import candidates as rope_candidates
 
 OPTIONS = {"shapes": ["llama3-8b/decode1/q"], "dtypes": ("bf16",), "batches": 3, "device": "cpu", "timeout_s": 240}
-SLOW = candidates.GOOD_ROPE.replace("import torch\n", "import time\nimport torch\n", 1).replace(
+SLOW = rope_candidates.GOOD_ROPE.replace("import torch\n", "import time\nimport torch\n", 1).replace(
     "    return out\n", "    time.sleep(0.002)\n    return out\n"
 )
-HANGS_AT_IMPORT = "import time\ntime.sleep(120)\n" + candidates.GOOD_ROPE
+HANGS_AT_IMPORT = "import time\ntime.sleep(120)\n" + rope_candidates.GOOD_ROPE
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +56,7 @@ def test_more_than_one_worker_without_ray_says_how_to_get_it(monkeypatch):
 
 
 def test_two_workers_give_the_decisions_one_gives(tmp_path, ray_cluster):
-    paths = _files(tmp_path, honest=candidates.GOOD_ROPE, slow=SLOW, same=candidates.GOOD_ROPE)
+    paths = _files(tmp_path, honest=rope_candidates.GOOD_ROPE, slow=SLOW, same=rope_candidates.GOOD_ROPE)
     jobs = [workers.Job(paths[n], str(paths["honest"]), OPTIONS) for n in ("slow", "same")]
     finished = []
     parallel = workers.run_jobs(jobs, "rope", "torch", 2, gpus_per_job=0, on_done=lambda i, r: finished.append(i))
@@ -86,7 +86,7 @@ def _kill_the_judge_of(candidate: Path, stop: threading.Event) -> None:
 
 
 def test_a_worker_killed_mid_evaluation_fails_only_its_candidate(tmp_path, ray_cluster):
-    paths = _files(tmp_path, honest=candidates.GOOD_ROPE, hangs=HANGS_AT_IMPORT, fine=candidates.GOOD_ROPE)
+    paths = _files(tmp_path, honest=rope_candidates.GOOD_ROPE, hangs=HANGS_AT_IMPORT, fine=rope_candidates.GOOD_ROPE)
     jobs = [workers.Job(paths[n], str(paths["honest"]), OPTIONS) for n in ("hangs", "fine")]
     stop = threading.Event()
     killer = threading.Thread(target=_kill_the_judge_of, args=(paths["hangs"], stop), daemon=True)

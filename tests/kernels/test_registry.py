@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 import types
 
@@ -18,6 +19,13 @@ def _forget_demotions():
     yield
     registry._demoted.clear()
     registry._kernel_files.clear()
+
+
+def test_the_operators_are_the_op_folders_in_their_order():
+    assert registry.OPERATORS == ("rope", "rope_qk", "rms_norm", "add_rms_norm", "silu_mul")
+    orders = [importlib.import_module(f"kernels.{op}").ORDER for op in registry.OPERATORS]
+    assert orders == sorted(orders) and len(set(orders)) == len(orders)
+    assert all(registry.spec(op).name == op for op in registry.OPERATORS)
 
 
 def test_torch_backend_is_native_everywhere():

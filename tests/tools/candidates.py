@@ -1,53 +1,19 @@
-"""Candidate kernel files for the evaluator's own tests: one honest, the rest broken or cheating.
+"""Candidate kernel files that attack the judge's process rather than get an op wrong.
 
-They are torch-backend candidates (torch math is allowed there) so they run on
-the CPU; each misbehaves in a way that must fail a specific stage. The ones that
-kill their process are written so that the static check does not catch them:
-the sandbox has to.
+Each one kills, hangs or crashes the process that runs it; the ones that kill their process are
+written so that the static check does not catch them: the sandbox has to. They are rope
+candidates (GOOD_ROPE with a line injected), but no op's wrong answer, so they live here with
+the judge's tests; rope's own wrong answers are in kernels/rope/candidates.py.
 """
 
 from __future__ import annotations
 
-GOOD_ROPE = """
-import torch
-
-
-def rope(x, sin, cos, *, out=None):
-    half = x.shape[-1] // 2
-    xf = x.float()
-    s, c = sin[: x.shape[1], None, :].float(), cos[: x.shape[1], None, :].float()  # first seq rows
-    result = torch.cat((xf[..., :half] * c - xf[..., half:] * s, xf[..., half:] * c + xf[..., :half] * s), -1)
-    if out is None:
-        return result.to(x.dtype)
-    out.copy_(result)
-    return out
-"""
-
-
-def rope_with(body_before: str = "", body_after: str = "", imports: str = "") -> str:
-    """GOOD_ROPE with code injected before the math and before the return."""
-    source = GOOD_ROPE.replace("import torch\n", f"import torch\n{imports}\n")
-    source = source.replace("    half = x.shape[-1] // 2\n", f"{body_before}    half = x.shape[-1] // 2\n")
-    return source.replace("    out.copy_(result)\n", f"    out.copy_(result)\n{body_after}")
-
+from kernels.rope.candidates import rope_with
 
 HANGS = rope_with(body_before="    while True:\n        pass\n")
 EXITS = rope_with(imports="import os", body_before='    os.__dict__["_ex" + "it"](3)\n')
 SEGFAULTS = rope_with(imports="import faulthandler", body_before="    faulthandler._sigsegv()\n")
-SYNTAX_ERROR = GOOD_ROPE.replace("def rope(x, sin, cos, *, out=None):", "def rope(x, sin, cos, *, out=None)")
-# Wrong only on llama3.2-1b/decode8/q: every other named and hidden shape is right.
-WRONG_ON_ONE_SHAPE = rope_with(body_after="    if tuple(x.shape) == (8, 1, 32, 64):\n        out[0, 0, 0, 0] += 1.0\n")
-RETURNS_NAN = rope_with(body_after="    out.view(-1)[-1] = float('nan')\n")
-IGNORES_OUT = GOOD_ROPE.replace("    if out is None:\n", "    if True:\n")
-MODIFIES_INPUT = rope_with(body_after="    x.zero_()\n")
-# Returns the first result it computed for a shape, whatever the inputs: fresh seeds catch it.
-CACHES_OUTPUT = rope_with(
-    imports="_cache = {}",
-    body_before=("    if tuple(x.shape) in _cache:\n        out.copy_(_cache[tuple(x.shape)])\n        return out\n"),
-    body_after="    _cache[tuple(x.shape)] = out.clone()\n",
-)
 CALLS_EXIT_OPENLY = rope_with(imports="import os", body_before="    os._exit(0)\n")
-NO_OUT_PARAMETER = GOOD_ROPE.replace("def rope(x, sin, cos, *, out=None):", "def rope(x, sin, cos):")
 
 # A Triton kernel that stores far outside its buffer: an illegal memory access on a GPU.
 ILLEGAL_ADDRESS = """

@@ -15,7 +15,9 @@ import pytest
 import torch
 
 from kernels.registry import spec as op_spec
-from tests.tools import candidates
+from kernels.rope import candidates as rope_candidates
+from kernels.rope import liger as rope_liger
+from kernels.silu_mul import liger as silu_mul_liger
 from tools import liger
 from tools.bench import run_bench
 from tools.evaluator.evaluate import evaluate
@@ -105,20 +107,20 @@ def test_rope_adapter_with_hf_math_matches_the_spec(dims, dtype):
 
 def test_rope_inputs_are_hf_layout_with_full_width_tables():
     x, sin, cos = inputs("rope", (2, 5, 8, 64), torch.bfloat16)
-    q, k, cos_full, sin_full = liger.rope_inputs(x, sin, cos)
+    q, k, cos_full, sin_full = rope_liger.rope_inputs(x, sin, cos)
     assert q.shape == (2, 4, 5, 64) and k.shape == (2, 4, 5, 64)
     # Liger transposes back to [batch, seq, heads, head_dim]: contiguous there, so it copies nothing.
     assert q.transpose(1, 2).is_contiguous() and k.transpose(1, 2).is_contiguous()
     assert torch.equal(q.transpose(1, 2), x[:, :, :4]) and torch.equal(k.transpose(1, 2), x[:, :, 4:])
     assert cos_full.shape == (1, 5, 64) and cos_full.dtype == torch.float32
     assert torch.equal(cos_full[0], torch.cat((cos, cos), -1)) and torch.equal(sin_full[0], torch.cat((sin, sin), -1))
-    assert torch.equal(liger.rope_output(q, k), x)
+    assert torch.equal(rope_liger.rope_output(q, k), x)
 
 
 def test_rope_stand_in_is_hugging_faces_apply_rotary_pos_emb():
     llama = pytest.importorskip("transformers.models.llama.modeling_llama")
     x, sin, cos = inputs("rope", (1, 9, 4, 64), torch.float32)
-    q, k, cos_full, sin_full = liger.rope_inputs(x, sin, cos)
+    q, k, cos_full, sin_full = rope_liger.rope_inputs(x, sin, cos)
     expected = llama.apply_rotary_pos_emb(q.clone(), k.clone(), cos_full, sin_full)
     got = liger_rope_stand_in(q, k, cos_full, sin_full)
     for e, g in zip(expected, got, strict=True):
@@ -149,7 +151,7 @@ def test_a_mis_adapted_rope_qk_fails_the_spec_check():
 def test_rope_adapter_needs_two_heads():
     x, sin, cos = inputs("rope", (1, 4, 1, 64), torch.float32)
     with pytest.raises(ValueError, match="1 head"):
-        liger.rope_inputs(x, sin, cos)
+        rope_liger.rope_inputs(x, sin, cos)
 
 
 # ---------------------------------------------------------------------------------------------- the others
@@ -187,7 +189,7 @@ def test_silu_mul_adapter_passes_contiguous_gate_and_up(dims, dtype):
 
 def test_silu_mul_inputs_are_the_two_halves():
     (x,) = inputs("silu_mul", (3, 2 * 4097), torch.bfloat16)
-    gate, up = liger.silu_mul_inputs(x)
+    gate, up = silu_mul_liger.silu_mul_inputs(x)
     assert gate.is_contiguous() and up.is_contiguous()
     assert torch.equal(gate, x[:, :4097]) and torch.equal(up, x[:, 4097:])
 
@@ -210,7 +212,7 @@ def test_load_says_liger_is_not_installed():
 @pytest.mark.skipif(LIGER_INSTALLED, reason="checks what happens without liger-kernel")
 def test_without_liger_the_eval_record_carries_a_note_and_no_timing(tmp_path):
     path = tmp_path / "candidate.py"
-    path.write_text(candidates.GOOD_ROPE)
+    path.write_text(rope_candidates.GOOD_ROPE)
     record = evaluate(
         "rope",
         "torch",

@@ -6,25 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.tools.candidates import EXITS, GOOD_ROPE, HANGS, SYNTAX_ERROR
+from kernels.rms_norm.candidates import GOOD_RMS_NORM, RMS_NORM_TIMES_1_5
+from kernels.rope.candidates import GOOD_ROPE, ROPE_WITHOUT_ROTATION, SYNTAX_ERROR
+from tests.tools.candidates import EXITS, HANGS
 from tests.tools.tiny_llama import TINY, write_tiny_checkpoint
 from tools.llama.e2e import E2ESettings, ModelRunFailed, check_tokens, first_mismatch, reference_tokens
-
-GOOD_RMS_NORM = """
-import torch
-
-
-def rms_norm(x, weight, eps, *, out=None):
-    xf = x.float()
-    result = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps) * weight.float()
-    if out is None:
-        return result.to(x.dtype)
-    out.copy_(result)
-    return out
-"""
-# Subtly wrong: the right direction, 1.5 times the length (the final norm's scale alone would keep the argmax).
-RMS_NORM_TIMES_1_5 = GOOD_RMS_NORM.replace("* weight.float()", "* weight.float() * 1.5")
-ROPE_WITHOUT_ROTATION = GOOD_ROPE.replace("    half = x.shape[-1] // 2\n", "    return x.clone()\n")
 
 # The tiny config with its random init-scale weights: rms_norm changes the tokens, RoPE does not (see tiny_llama).
 SETTINGS = E2ESettings(hf_config=TINY, prompt_len=8, max_new_tokens=6, device="cpu", dtype="fp32", op="rms_norm")

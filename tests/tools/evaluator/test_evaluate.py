@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from kernels.rope import candidates as rope_candidates
 from tests.tools import candidates
 from tools.evaluator.evaluate import evaluate
 from tools.records import EvalRecord
@@ -36,7 +37,7 @@ def assert_failed_at(record: EvalRecord, stage: str, *fragments: str) -> None:
 
 
 def test_an_honest_candidate_passes_every_stage(tmp_path):
-    record = run(tmp_path, candidates.GOOD_ROPE)
+    record = run(tmp_path, rope_candidates.GOOD_ROPE)
     assert record.status == "ok", record.message
     assert [s.name for s in record.stages] == ["static", "compile", "correctness", "benchmark"]
     # 2 named shapes, 5 fixed hidden + 1 random, and the 5 fixed hidden again with the camp's tables (bf16
@@ -52,7 +53,7 @@ def test_an_honest_candidate_passes_every_stage(tmp_path):
 
 
 def test_the_benchmark_stage_says_where_its_time_went(tmp_path):
-    record = run(tmp_path, candidates.GOOD_ROPE, shapes=SHAPES[:1])
+    record = run(tmp_path, rope_candidates.GOOD_ROPE, shapes=SHAPES[:1])
     stage = next(s for s in record.stages if s.name == "benchmark")
     assert {"share", "warm", "window", "verify"} <= set(stage.phases)
     assert sum(stage.phases.values()) <= stage.seconds * 1.01
@@ -63,8 +64,8 @@ def test_the_benchmark_stage_says_where_its_time_went(tmp_path):
 def test_the_same_file_as_incumbent_starts_from_a_copy_of_its_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("KW_RUNNER_DIR", str(tmp_path / "runners"))
     path = tmp_path / "candidate.py"
-    path.write_text(candidates.GOOD_ROPE)
-    record = run(tmp_path, candidates.GOOD_ROPE, incumbent=path, shapes=["decode1"], benchmark=False)
+    path.write_text(rope_candidates.GOOD_ROPE)
+    record = run(tmp_path, rope_candidates.GOOD_ROPE, incumbent=path, shapes=["decode1"], benchmark=False)
     assert record.status == "ok", record.message
     assert not any("empty cache" in note for note in record.confinement.notes), record.confinement.notes
     caches = sorted(p.name for p in (tmp_path / "runners" / "caches").iterdir() if p.is_dir())
@@ -73,8 +74,8 @@ def test_the_same_file_as_incumbent_starts_from_a_copy_of_its_cache(tmp_path, mo
 
 def test_against_an_incumbent_the_benchmark_stops_at_the_first_shape_slower_beyond_noise(tmp_path):
     honest = tmp_path / "honest.py"
-    honest.write_text(candidates.GOOD_ROPE)
-    slow = candidates.GOOD_ROPE.replace("import torch\n", "import time\nimport torch\n", 1).replace(
+    honest.write_text(rope_candidates.GOOD_ROPE)
+    slow = rope_candidates.GOOD_ROPE.replace("import torch\n", "import time\nimport torch\n", 1).replace(
         "    return out\n", "    time.sleep(0.002)\n    return out\n"
     )
     record = run(tmp_path, slow, name="slow.py", incumbent=honest)
@@ -88,14 +89,14 @@ def test_against_an_incumbent_the_benchmark_stops_at_the_first_shape_slower_beyo
 
 
 def test_seeds_are_fresh_for_every_evaluation(tmp_path):
-    first = run(tmp_path, candidates.GOOD_ROPE, benchmark=False)
-    second = run(tmp_path, candidates.GOOD_ROPE, benchmark=False)
+    first = run(tmp_path, rope_candidates.GOOD_ROPE, benchmark=False)
+    second = run(tmp_path, rope_candidates.GOOD_ROPE, benchmark=False)
     assert set(first.seeds).isdisjoint(second.seeds)
 
 
 def test_a_kernel_that_reads_the_tables_as_exactly_seq_rows_fails_on_the_camps_tables(tmp_path):
     # Broadcasting the whole table (no [:seq]) works for tables of seq rows and breaks on longer ones.
-    exact = candidates.GOOD_ROPE.replace("sin[: x.shape[1], None, :]", "sin[:, None, :]").replace(
+    exact = rope_candidates.GOOD_ROPE.replace("sin[: x.shape[1], None, :]", "sin[:, None, :]").replace(
         "cos[: x.shape[1], None, :]", "cos[:, None, :]"
     )
     record = run(tmp_path, exact, benchmark=False)
@@ -104,13 +105,13 @@ def test_a_kernel_that_reads_the_tables_as_exactly_seq_rows_fails_on_the_camps_t
 
 
 def test_syntax_error_fails_the_static_check_with_the_line(tmp_path):
-    record = run(tmp_path, candidates.SYNTAX_ERROR)
+    record = run(tmp_path, rope_candidates.SYNTAX_ERROR)
     assert_failed_at(record, "static", "syntax error", "line 5")
     assert len(record.stages) == 1
 
 
 def test_missing_out_parameter_is_a_static_failure(tmp_path):
-    assert_failed_at(run(tmp_path, candidates.NO_OUT_PARAMETER), "static", "`out` parameter")
+    assert_failed_at(run(tmp_path, rope_candidates.NO_OUT_PARAMETER), "static", "`out` parameter")
 
 
 def test_an_open_os_exit_is_caught_before_running(tmp_path):
@@ -120,24 +121,24 @@ def test_an_open_os_exit_is_caught_before_running(tmp_path):
 def test_a_hang_is_killed_at_the_timeout_and_the_next_evaluation_works(tmp_path):
     record = run(tmp_path, candidates.HANGS, timeout_s=20)
     assert_failed_at(record, "compile", "did not answer", "was killed", "llama3.2-1b/decode1/q")
-    assert run(tmp_path, candidates.GOOD_ROPE, name="next.py", benchmark=False).status == "ok"
+    assert run(tmp_path, rope_candidates.GOOD_ROPE, name="next.py", benchmark=False).status == "ok"
 
 
 def test_os_exit_fails_in_the_runner_even_without_the_lint(tmp_path):
     assert_failed_at(run(tmp_path, candidates.EXITS), "static", "__dict__")
     record = run(tmp_path, candidates.EXITS, static_check=False)
     assert_failed_at(record, "compile", "exited with status 3")
-    assert run(tmp_path, candidates.GOOD_ROPE, name="next.py", benchmark=False).status == "ok"
+    assert run(tmp_path, rope_candidates.GOOD_ROPE, name="next.py", benchmark=False).status == "ok"
 
 
 def test_a_segfault_fails_that_candidate_only(tmp_path):
     record = run(tmp_path, candidates.SEGFAULTS)
     assert_failed_at(record, "compile", "killed by SIGSEGV")
-    assert run(tmp_path, candidates.GOOD_ROPE, name="next.py", benchmark=False).status == "ok"
+    assert run(tmp_path, rope_candidates.GOOD_ROPE, name="next.py", benchmark=False).status == "ok"
 
 
 def test_wrong_on_one_shape_names_that_shape_and_the_first_bad_index(tmp_path):
-    record = run(tmp_path, candidates.WRONG_ON_ONE_SHAPE)
+    record = run(tmp_path, rope_candidates.WRONG_ON_ONE_SHAPE)
     assert_failed_at(record, "correctness", "wrong on 1 shape(s)", "llama3.2-1b/decode8/q")
     assert {c.shape for c in record.correctness if not c.ok} == {"llama3.2-1b/decode8/q"}
     first = next(c for c in record.correctness if not c.ok)
@@ -146,27 +147,27 @@ def test_wrong_on_one_shape_names_that_shape_and_the_first_bad_index(tmp_path):
 
 
 def test_nan_in_the_output_is_rejected(tmp_path):
-    record = run(tmp_path, candidates.RETURNS_NAN)
+    record = run(tmp_path, rope_candidates.RETURNS_NAN)
     assert_failed_at(record, "correctness", "NaN/Inf in output")
 
 
 def test_ignoring_the_out_buffer_is_rejected(tmp_path):
-    assert_failed_at(run(tmp_path, candidates.IGNORES_OUT), "correctness", "did not return the `out` buffer")
+    assert_failed_at(run(tmp_path, rope_candidates.IGNORES_OUT), "correctness", "did not return the `out` buffer")
 
 
 def test_modifying_the_inputs_faults_on_the_read_only_mapping(tmp_path):
-    record = run(tmp_path, candidates.MODIFIES_INPUT)
+    record = run(tmp_path, rope_candidates.MODIFIES_INPUT)
     assert_failed_at(record, "compile", "killed by SIGSEGV", "inputs are mapped read-only")
 
 
 def test_an_output_cached_across_calls_fails_on_the_next_seed(tmp_path):
-    record = run(tmp_path, candidates.CACHES_OUTPUT)
+    record = run(tmp_path, rope_candidates.CACHES_OUTPUT)
     assert_failed_at(record, "correctness")
     assert any(not c.ok and c.seed == record.seeds[1] for c in record.correctness)
 
 
 def test_the_record_is_json_with_environment_and_harness_hash(tmp_path):
-    record = run(tmp_path, candidates.GOOD_ROPE, benchmark=False)
+    record = run(tmp_path, rope_candidates.GOOD_ROPE, benchmark=False)
     data = json.loads(record.model_dump_json())
     assert len(data["harness_sha256"]) == 64 and len(data["candidate_sha256"]) == 64
     assert data["environment"]["versions"]["torch"]
@@ -194,7 +195,7 @@ def test_an_illegal_memory_access_fails_that_candidate_only(tmp_path):
     record = evaluate("rope", "torch", path, shapes=SHAPES, device="cuda", timeout_s=120, batches=3)
     assert_failed_at(record, "compile", "illegal memory access")
     good = tmp_path / "good.py"
-    good.write_text(candidates.GOOD_ROPE)
+    good.write_text(rope_candidates.GOOD_ROPE)
     assert evaluate("rope", "torch", good, shapes=SHAPES, device="cuda", benchmark=False).status == "ok"
 
 

@@ -25,7 +25,17 @@ def _edit(path: Path) -> None:
     path.write_text(path.read_text() + "\n# edited\n")
 
 
-@pytest.mark.parametrize("changed", ["tools/report.py", "tools/records.py", "kernels/rope/tilelang.py"])
+@pytest.mark.parametrize(
+    "changed",
+    [
+        "tools/report.py",
+        "tools/records.py",
+        "kernels/rope/tilelang.py",
+        "kernels/ninetoothed_support.py",
+        "kernels/rope/liger.py",
+        "kernels/rope/candidates.py",
+    ],
+)
 def test_a_change_outside_the_evaluator_and_specs_keeps_the_hash(tree, changed):
     before = evaluate.harness_sha256()
     _edit(tree / changed)

@@ -15,40 +15,18 @@ from pathlib import Path
 
 import pytest
 
+from kernels.add_rms_norm.candidates import (
+    GOOD_ADD_RMS_NORM as GOOD,
+)
+from kernels.add_rms_norm.candidates import (
+    RETURNS_ONLY_NORMED,
+    TRUNCATES_THE_SUM,
+    WRITES_ONLY_NORMED,
+    WRITES_ONLY_SUM,
+)
+from kernels.rope_qk.candidates import COPIES_K_UNROTATED, GOOD_ROPE_QK, K_AT_THE_FIRST_POSITION
 from tools.evaluator.evaluate import evaluate
 from tools.records import EvalRecord
-
-GOOD = """
-import torch
-
-
-def add_rms_norm(x, residual, weight, eps, *, out=None):
-    summed = (x.float() + residual.float()).to(x.dtype)
-    h = summed.float()
-    normed = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps) * weight.float()
-    if out is None:
-        out = (torch.empty_like(x), torch.empty_like(x))
-    out[0].copy_(summed)
-    out[1].copy_(normed)
-    return out
-"""
-
-
-def _with(old: str, new: str) -> str:
-    assert GOOD.count(old) == 1
-    return GOOD.replace(old, new)
-
-
-WRITES_ONLY_SUM = _with("    out[1].copy_(normed)\n", "")
-WRITES_ONLY_NORMED = _with("    out[0].copy_(summed)\n", "")
-RETURNS_ONLY_NORMED = _with("    return out\n", "    return out[1]\n")
-# Rounds the sum toward zero (drops the low 16 bits of the fp32 sum) instead of to nearest.
-TRUNCATES_THE_SUM = _with(
-    "    summed = (x.float() + residual.float()).to(x.dtype)\n",
-    "    exact = (x.float() + residual.float()).contiguous()\n"
-    "    summed = (exact.view(torch.int32) & -65536).view(torch.float32).to(x.dtype)\n",
-)
-
 
 # A decode1 and a decode8 shape of the two models (the hidden ones are checked whatever is asked).
 SHAPES = ["llama3.2-1b/decode1", "llama3-8b/decode8"]
@@ -118,27 +96,6 @@ def test_a_sum_one_ulp_off_fails_the_exact_sum_tolerance(tmp_path):
     assert_failed_at(record, "correctness", "output `sum`: ", "(atol=0, rtol=0)")
 
 
-# rope_qk: two outputs of different shapes (q's and k's), each with rope's tolerance.
-GOOD_ROPE_QK = """
-import torch
-
-
-def _rotate(x, sin, cos):
-    half = x.shape[-1] // 2
-    xf = x.float()
-    s, c = sin[: x.shape[1], None, :].float(), cos[: x.shape[1], None, :].float()  # first seq rows
-    return torch.cat((xf[..., :half] * c - xf[..., half:] * s, xf[..., half:] * c + xf[..., :half] * s), -1)
-
-
-def rope_qk(q, k, sin, cos, *, out=None):
-    if out is None:
-        out = (torch.empty_like(q), torch.empty_like(k))
-    out[0].copy_(_rotate(q, sin, cos))
-    out[1].copy_(_rotate(k, sin, cos))
-    return out
-"""
-
-
 def run_rope_qk(tmp_path: Path, source: str, **kwargs) -> EvalRecord:
     path = tmp_path / "rope_qk_candidate.py"
     path.write_text(source)
@@ -153,7 +110,7 @@ def test_an_honest_rope_qk_passes_with_outputs_shaped_like_q_and_k(tmp_path):
 
 
 def test_a_rope_qk_that_copies_k_unrotated_fails_naming_k(tmp_path):
-    lazy = GOOD_ROPE_QK.replace("    out[1].copy_(_rotate(k, sin, cos))\n", "    out[1].copy_(k)\n")
+    lazy = COPIES_K_UNROTATED
     assert lazy != GOOD_ROPE_QK
     assert_failed_at(run_rope_qk(tmp_path, lazy), "correctness", "output `k`: ")
 
@@ -161,6 +118,6 @@ def test_a_rope_qk_that_copies_k_unrotated_fails_naming_k(tmp_path):
 def test_a_rope_qk_right_only_on_the_shapes_it_was_shown_fails_on_hidden_ones(tmp_path):
     # k rotated with the first position's tables for every token: the same thing on the decode shapes
     # asked for (seq 1), wrong wherever seq > 1, which only the hidden shapes have.
-    shifted = GOOD_ROPE_QK.replace("out[1].copy_(_rotate(k, sin, cos))", "out[1].copy_(_rotate(k, sin[:1], cos[:1]))")
+    shifted = K_AT_THE_FIRST_POSITION
     assert shifted != GOOD_ROPE_QK
     assert_failed_at(run_rope_qk(tmp_path, shifted), "correctness", "output `k`: ")

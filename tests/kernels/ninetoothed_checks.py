@@ -1,0 +1,93 @@
+"""What the per-op NineToothed CPU tests share: running an op's cases under the interpreter, and judging them.
+
+Each `tests/kernels/<op>/test_ninetoothed.py` lists its op's cases and runs them once, in a child
+process (see ninetoothed_interpreter.py for why and how); each test then judges one case's
+outcome here, in the pytest process, against the fp32 reference.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import torch
+
+from kernels.registry import spec as op_spec
+from kernels.spec import OpSpec, compare, dtype_name, parse_dtype
+from tests.kernels.ninetoothed_interpreter import Case, Outcome, case_inputs, run_cases
+
+
+def run_op_cases(cases: list[Case], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Outcome]:
+    """All of a test file's cases in one go, by case id."""
+    # One child per pytest-xdist worker's share of the cores (two children when run alone; a child takes whole
+    # ops). The timeout is a deadline, not a budget: the cases take minutes here, more with the machine busy.
+    children = 1 if os.environ.get("PYTEST_XDIST_WORKER") else 2
+    return run_cases(cases, tmp_path_factory.mktemp("ninetoothed-interpreter"), workers=children, timeout=1200)
+
+
+def numerics_cases(op: str, shapes: dict[str, tuple[int, ...]], one_dtype: set[str] = frozenset()) -> list[Case]:
+    """`shapes` in every dtype of the op (the ones in `one_dtype` in bf16 only)."""
+    spec = op_spec(op)
+    return [
+        Case(f"{op}/{name}-{dtype_name(dtype)}", op, dims, dtype_name(dtype))
+        for name, dims in shapes.items()
+        for dtype in spec.dtypes
+        if name not in one_dtype or dtype == torch.bfloat16
+    ]
+
+
+def hidden_and(op: str, small: dict[str, tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
+    """The op's hidden shapes and `small`, by name."""
+    # The long prompt would take the interpreter minutes; the GPU tests and the evaluator cover it.
+    hidden = {s.name: s.dims for s in op_spec(op).hidden_shapes if "long-prompt" not in s.name}
+    return {**hidden, **small}
+
+
+def ran(outcomes: dict[str, Outcome], case: Case) -> Outcome:
+    outcome = outcomes[case.id]
+    assert outcome.error is None, f"{case.id} raised {outcome.error}: {outcome.message}"
+    return outcome
+
+
+def check_numerics(case: Case, outcome: Outcome) -> None:
+    spec: OpSpec = op_spec(case.op)
+    dtype = parse_dtype(case.dtype)
+    args = case_inputs(case)
+    # One tensor, or one per output (add_rms_norm: sum, normed), each compared with its own tolerance.
+    # Shaped as the reference: a leading_dims case returns [2, rows // 2, ...], silu_mul halves the last dim.
+    refs = spec.as_outputs(spec.reference(*args))
+    outputs = tuple(
+        output.reshape(ref.shape) for output, ref in zip(spec.as_outputs(outcome.output), refs, strict=True)
+    )
+    assert all(output.dtype == dtype for output in outputs)
+    for name, output, ref in zip(spec.outputs, outputs, refs, strict=True):
+        comparison = compare(output, ref, spec.tolerance(dtype, name))
+        assert comparison.ok, f"{case.id} {name}: {comparison.message}"
+
+
+def check_matches_reference(outcomes: dict[str, Outcome], case: Case) -> None:
+    outcome = ran(outcomes, case)
+    assert outcome.returned_out, "the op must return the out= buffer it was given"
+    check_numerics(case, outcome)
+
+
+def check_nan_poisoned_out_is_fully_overwritten(outcomes: dict[str, Outcome], case: Case) -> None:
+    outcome = ran(outcomes, case)
+    assert outcome.returned_out
+    outputs = op_spec(case.op).as_outputs(outcome.output)
+    assert all(bool(torch.isfinite(output).all()) for output in outputs), f"{case.id}: NaN left in out"
+
+
+def check_empty_input_returns_empty_output(outcomes: dict[str, Outcome], case: Case) -> None:
+    outcome = ran(outcomes, case)
+    spec = op_spec(case.op)
+    args = spec.make_inputs(case.dims, parse_dtype(case.dtype), case.seed, "cpu")
+    expected = [tuple(buffer.shape) for buffer in spec.as_outputs(spec.empty_out(args))]
+    assert [tuple(output.shape) for output in spec.as_outputs(outcome.output)] == expected
+    assert outcome.returned_out
+
+
+def check_noncontiguous_input_raises_value_error(outcomes: dict[str, Outcome], case: Case) -> None:
+    outcome = outcomes[case.id]
+    assert outcome.error == "ValueError", f"expected ValueError, got {outcome.error}: {outcome.message}"
+    assert "not contiguous" in outcome.message
