@@ -30,9 +30,17 @@ HANGS_AT_IMPORT = "import time\ntime.sleep(120)\n" + rope_candidates.GOOD_ROPE
 def ray_cluster():
     ray = pytest.importorskip("ray")
     temp = tempfile.mkdtemp(prefix="kw-ray-")  # short: Ray's socket paths must fit in 107 bytes
+    # Runners exec'd, not forked from a zygote: the kill test finds a runner by the candidate in its command
+    # line (a forked runner's is the zygote's). tests/tools/evaluator/test_zygote.py kills a zygote's judge.
+    previous = os.environ.get("KW_RUNNER_ZYGOTE")
+    os.environ["KW_RUNNER_ZYGOTE"] = "0"  # the workers inherit it from the cluster started here
     ray.init(num_cpus=2, num_gpus=0, include_dashboard=False, log_to_driver=False, _temp_dir=temp)
     yield ray
     ray.shutdown()
+    if previous is None:
+        os.environ.pop("KW_RUNNER_ZYGOTE")
+    else:
+        os.environ["KW_RUNNER_ZYGOTE"] = previous
     shutil.rmtree(temp, ignore_errors=True)
 
 

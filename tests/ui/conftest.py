@@ -60,6 +60,18 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _runners(pid: int) -> list[int]:
+    """The runners under `pid`: its children, or a zygote's children (tools/evaluator/zygote.py), not the zygote."""
+    found = []
+    for child in _children(pid):
+        try:
+            forks = b"tools.evaluator.zygote" in Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        found += _children(child) if forks else [child]
+    return found
+
+
 def _start_run_to_kill(base: Path, runs: Path) -> subprocess.Popen:
     kernel = base / "slow.py"
     kernel.write_text(SLOW_ROPE)
@@ -85,7 +97,7 @@ def _kill_mid_evaluation(child: subprocess.Popen, runs: Path, known: set[str]) -
         folders = [p for p in runs.iterdir() if p.name not in known]
         log = folders[0] / "events.jsonl" if folders else None
         if log and log.exists() and '"evaluate_start", "iteration": 1' in log.read_text():
-            workers = _children(child.pid)
+            workers = _runners(child.pid)
             if workers:
                 break
         time.sleep(0.05)

@@ -372,9 +372,14 @@ def runner_env(identity: Identity, base: dict[str, str] | None = None) -> dict[s
 
 def make_non_dumpable() -> bool:
     """The judge's memory and environment become unreadable to processes of its uid (ptrace, /proc)."""
+    return set_dumpable(False)
+
+
+def set_dumpable(dumpable: bool) -> bool:
+    """Whether it worked. Non-dumpable: closed to its uid (ptrace, /proc); a runner forked from the zygote reopens."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+        return libc.prctl(PR_SET_DUMPABLE, int(dumpable), 0, 0, 0) == 0
     except OSError:
         return False
 

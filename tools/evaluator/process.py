@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from tools.evaluator import confine, wire
+from tools.evaluator import confine, wire, zygote
 from tools.evaluator.buffers import Arena
 from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout
 from tools.paths import PROJECT_ROOT
@@ -54,11 +54,7 @@ class RunnerProcess:
         self._log = tempfile.TemporaryFile()
         environment = confine.runner_env(self.identity, env)
         environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT_ROOT), environment.get("PYTHONPATH")]))
-        command = [
-            *(prefix or []),
-            sys.executable,
-            "-m",
-            "tools.evaluator.runner",
+        runner_args = [
             "--fd",
             str(theirs.fileno()),
             "--contestant",
@@ -67,19 +63,39 @@ class RunnerProcess:
             device,
             "--target",
             target,
-            *self.identity.args(direct_child=not prefix),
         ]
         self.started = time.monotonic()
-        self.proc = subprocess.Popen(
-            command,
-            pass_fds=[theirs.fileno()],
-            env=environment,
-            cwd=self.identity.scratch,
-            stdin=subprocess.DEVNULL,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        self.forked = False
+        self.proc = None
+        if not prefix and zygote.enabled():
+            try:  # forked from a process that has imported torch already (tools/evaluator/zygote.py)
+                parent = zygote.for_env(environment)
+                args = [*runner_args, *self.identity.args(direct_child=False), "--parent", str(parent.pid)]
+                self.proc = parent.spawn(
+                    args, environment, str(self.identity.scratch), [theirs.fileno(), self._log.fileno()]
+                )
+                self.forked = True
+            except zygote.ZygoteUnavailable as err:
+                self.identity.notes.append(f"runner exec'd, not forked: {err}"[:300])
+        if self.proc is None:
+            command = [
+                *(prefix or []),
+                sys.executable,
+                "-m",
+                "tools.evaluator.runner",
+                *runner_args,
+                *self.identity.args(direct_child=not prefix),
+            ]
+            self.proc = subprocess.Popen(
+                command,
+                pass_fds=[theirs.fileno()],
+                env=environment,
+                cwd=self.identity.scratch,
+                stdin=subprocess.DEVNULL,
+                stdout=self._log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         theirs.close()
         self.stopped = False
         self.hello: wire.Reply | None = None

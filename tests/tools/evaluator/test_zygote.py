@@ -1,0 +1,203 @@
+"""Runners forked from the zygote (tools/evaluator/zygote.py): what one runner does stays in it.
+
+Each candidate here prints what it sees at import (one JSON line in the runner's log) and defines
+an `rms_norm` that is never called.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from tools.evaluator import confine, zygote
+from tools.evaluator.process import RunnerProcess
+
+SNAPSHOT = """
+import ctypes, json, os, sys, tempfile
+import torch
+fds = sorted(int(fd) for fd in os.listdir("/proc/self/fd"))
+print("SNAPSHOT " + json.dumps({
+    "env": dict(os.environ),
+    "cwd": os.getcwd(),
+    "path0": sys.path[0],
+    "tempdir": tempfile.gettempdir(),
+    "fds": [os.readlink(f"/proc/self/fd/{fd}") for fd in fds if fd > 2 and os.path.exists(f"/proc/self/fd/{fd}")],
+    "ppid": os.getppid(),
+    "dumpable": ctypes.CDLL(None).prctl(3, 0, 0, 0, 0),
+    "harness": sorted(n for n in sys.modules if n == "tools" or n.startswith("tools.")),
+    "main": sorted(vars(sys.modules["__main__"])),
+    "argv": sys.argv,
+    "torch_add_patched": getattr(torch.add, "patched_by_a_candidate", False),
+    "torch_marker": getattr(torch, "_left_by_a_candidate", None),
+    "uid": os.getuid(),
+}), flush=True)
+"""
+
+OP = "\ndef rms_norm(x, weight, eps=1e-6, *, out=None):\n    return out\n"
+
+
+def _candidate(folder: Path, name: str, extra: str = "") -> Path:
+    path = folder / f"{name}.py"
+    path.write_text(SNAPSHOT + extra + OP)
+    os.chmod(path, 0o644)
+    return path
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def _start(runners: list, path: Path, key: str, *, separate_uid: bool = False) -> RunnerProcess:
+    runner = RunnerProcess(
+        "candidate",
+        {"kind": "file", "path": str(path), "op": "rms_norm", "module": "kernels.rms_norm.ninetoothed"},
+        device="cpu",
+        target="auto",
+        cache_key=key,
+        separate_uid=separate_uid,
+    )
+    runners.append(runner)  # closed by the fixture, started or not
+    hello = runner.wait_hello(time.monotonic() + 120)
+    assert hello.ok, hello.error
+    return runner
+
+
+def _snapshot(runner: RunnerProcess) -> dict:
+    runner._log.seek(0)
+    lines = [line for line in runner._log.read().decode().splitlines() if line.startswith("SNAPSHOT ")]
+    assert lines, runner.output_tail()
+    return json.loads(lines[-1].split(" ", 1)[1])
+
+
+@pytest.fixture
+def tmp_path():
+    """Candidates where a runner of its own uid can read them (pytest's tmp_path is private to root)."""
+    folder = Path(tempfile.mkdtemp(prefix=f"scratch-{os.getpid()}-candidates-", dir=confine.runner_root()))
+    os.chmod(folder, 0o755)
+    yield folder
+    shutil.rmtree(folder)
+
+
+@pytest.fixture
+def runners():
+    started: list[RunnerProcess] = []
+    yield started
+    for runner in started:
+        runner.close()
+
+
+def test_a_forked_runner_sees_what_an_execd_one_sees_but_its_own_paths(tmp_path, runners, monkeypatch):
+    path = _candidate(tmp_path, "snapshot")
+    forked = _start(runners, path, "zygote-test-forked")
+    monkeypatch.setenv("KW_RUNNER_ZYGOTE", "0")
+    execd = _start(runners, path, "zygote-test-execd")
+    assert forked.forked and not execd.forked
+    a, b = _snapshot(forked), _snapshot(execd)
+    for snap, runner in ((a, forked), (b, execd)):
+        home, scratch = str(runner.identity.home), str(runner.identity.scratch)
+        assert snap["env"]["HOME"] == home and snap["env"]["TMPDIR"] == scratch
+        assert snap["env"]["TRITON_CACHE_DIR"] == f"{home}/triton"
+        assert snap["cwd"] == snap["path0"] == snap["tempdir"] == scratch
+        # Past stdout and stderr (its log): its socket, nothing of the zygote's or of another runner's.
+        assert len(snap["fds"]) == 1 and snap["fds"][0].startswith("socket:"), snap["fds"]
+    assert a["fds"] != b["fds"]
+    same = ("dumpable", "harness", "main", "argv", "uid")
+    assert {k: a[k] for k in same} == {k: b[k] for k in same}
+    assert a["harness"] == [] and a["argv"] == [""]
+    per_runner = zygote.PER_RUNNER
+    assert {k: v for k, v in a["env"].items() if k not in per_runner} == {
+        k: v for k, v in b["env"].items() if k not in per_runner
+    }
+
+
+def test_a_secret_in_the_judges_environment_reaches_neither_the_zygote_nor_its_runners(tmp_path, runners, monkeypatch):
+    monkeypatch.setenv("KW_ZYGOTE_TEST_API_KEY", "sk-not-for-candidates")
+    runner = _start(runners, _candidate(tmp_path, "secret"), "zygote-test-secret")
+    assert runner.forked
+    assert "KW_ZYGOTE_TEST_API_KEY" not in _snapshot(runner)["env"]
+    zygote_pid = _snapshot(runner)["ppid"]
+    assert b"sk-not-for-candidates" not in Path(f"/proc/{zygote_pid}/environ").read_bytes()
+
+
+def test_a_candidate_that_patches_torch_does_not_reach_the_next_runner(tmp_path, runners):
+    patch = (
+        "def _patched(*args, **kwargs):\n    raise RuntimeError('patched')\n"
+        "_patched.patched_by_a_candidate = True\ntorch.add = _patched\ntorch._left_by_a_candidate = 'yes'\n"
+        "import tools\n"  # even a re-import of the harness in its runner stays there
+    )
+    first = _start(runners, _candidate(tmp_path, "patcher", patch + SNAPSHOT), "zygote-test-patcher")
+    first_seen = _snapshot(first)
+    assert first_seen["torch_add_patched"] and first_seen["torch_marker"] == "yes"
+    second = _start(runners, _candidate(tmp_path, "innocent"), "zygote-test-innocent")
+    second_seen = _snapshot(second)
+    assert first.forked and second.forked and first_seen["ppid"] == second_seen["ppid"]  # one zygote
+    assert not second_seen["torch_add_patched"] and second_seen["torch_marker"] is None
+
+
+@pytest.mark.skipif(not confine.can_separate([])[0], reason="needs root and an interpreter other uids can read")
+def test_a_forked_runner_of_its_own_uid_cannot_read_another_runners_scratch(tmp_path, runners):
+    writer = "open(os.path.join(os.getcwd(), 'mine.txt'), 'w').write('private')\n"
+    first = _start(runners, _candidate(tmp_path, "writer", writer), "zygote-test-w", separate_uid=True)
+    target = first.identity.scratch / "mine.txt"
+    reader = (
+        f"try:\n    seen = open({str(target)!r}).read()\nexcept OSError as err:\n    seen = type(err).__name__\n"
+        "print('READ ' + seen, flush=True)\n"
+    )
+    second = _start(runners, _candidate(tmp_path, "reader", reader), "zygote-test-r", separate_uid=True)
+    assert first.forked and second.forked
+    assert _snapshot(first)["uid"] != _snapshot(second)["uid"] != 0
+    assert target.read_text() == "private"
+    second._log.seek(0)
+    assert "READ PermissionError" in second._log.read().decode()
+
+
+def test_the_zygotes_runners_die_with_it(tmp_path, runners):
+    runner = _start(runners, _candidate(tmp_path, "orphan"), "zygote-test-orphan")
+    zygote_pid = _snapshot(runner)["ppid"]
+    os.kill(zygote_pid, signal.SIGKILL)
+    assert runner.proc.wait(timeout=10) == -signal.SIGKILL
+    deadline = time.monotonic() + 10
+    while not _gone(runner.proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _gone(runner.proc.pid)
+    after = _start(runners, _candidate(tmp_path, "after"), "zygote-test-after")
+    assert after.forked and _snapshot(after)["ppid"] != zygote_pid  # a new zygote took its place
+
+
+JUDGE = """
+import time
+from tools.evaluator import zygote
+from tools.evaluator.process import RunnerProcess
+runner = RunnerProcess("reference", {"kind": "builtin", "names": ["torch"], "op": "rms_norm", "device": "cpu"},
+                       device="cpu", target="auto", cache_key="zygote-test-judge", separate_uid=False)
+assert runner.wait_hello(time.monotonic() + 120).ok and runner.forked
+print(runner.proc.pid, zygote.running()[0].pid, flush=True)
+time.sleep(300)
+"""
+
+
+def test_a_killed_judges_zygote_and_runners_go_with_it():
+    repo = Path(__file__).resolve().parents[3]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(repo), os.environ.get("PYTHONPATH")))))
+    judge = subprocess.Popen([sys.executable, "-c", JUDGE], env=env, cwd=repo, stdout=subprocess.PIPE, text=True)
+    try:
+        runner_pid, zygote_pid = (int(v) for v in judge.stdout.readline().split())
+    finally:
+        judge.kill()
+        judge.wait()
+    deadline = time.monotonic() + 20
+    while not (_gone(runner_pid) and _gone(zygote_pid)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _gone(zygote_pid) and _gone(runner_pid)
