@@ -28,6 +28,7 @@ EXAMPLE = ROOT / "examples" / "sixth_op" / "softmax"
 # Recorded results and runs: data, not code, and most of the repository's bytes.
 LEFT_OUT = ("benchmarks/", "examples/")
 FIVE = ["rope", "rope_qk", "rms_norm", "add_rms_norm", "silu_mul"]
+REGISTRY_TESTS = ("tests/kernels/test_registry.py", "tests/kernels/test_imports.py")
 
 # Run in the copy: its registry, Liger lookup, and the shipped kernel under the interpreter, as JSON.
 CHECKS = """
@@ -120,6 +121,8 @@ def test_a_sixth_op_needs_only_its_folder(repo: Path, tmp_path: Path) -> None:
         "good": _python(repo, *evaluation, str(good)),
         "wrong": _python(repo, *evaluation, str(wrong)),
         "checks": _python(repo, "-c", CHECKS, str(tmp_path)),
+        # The registry's and the import rule's own tests hold with the sixth op in place, unedited.
+        "tests": _python(repo, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *REGISTRY_TESTS),
     }
     done = {name: _finish(process) for name, process in running.items()}
 
@@ -139,6 +142,8 @@ def test_a_sixth_op_needs_only_its_folder(repo: Path, tmp_path: Path) -> None:
     assert result["operators"] == [*FIVE, "softmax"] and result["name"] == "softmax"
     assert result["liger"] == "Liger-Kernel has no kernel for softmax"
     assert result["verdicts"] and set(result["verdicts"].values()) == {"ok"}, result["verdicts"]
+
+    assert done["tests"].returncode == 0, done["tests"].stdout[-3000:]
 
     # Running all that changed no tracked file: besides the new folder, only the two candidates written here.
     status = sorted(_git(repo, "status", "--porcelain").splitlines())
