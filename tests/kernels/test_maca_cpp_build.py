@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from kernels import cpp_support
-from kernels.registry import OPERATORS
+from kernels.registry import ops_with
 
 needs_nvcc = pytest.mark.skipif(
     shutil.which("nvcc") is None and not Path("/usr/local/cuda/bin/nvcc").is_file(),
@@ -35,12 +35,15 @@ def build_dir(tmp_path_factory):
         yield folder
 
 
+MACA_CPP_OPS = ops_with("maca_cpp")
+
+
 def _kernel_file(op: str):
     return importlib.import_module(f"kernels.{op}.maca_cpp")
 
 
 @needs_nvcc
-@pytest.mark.parametrize("op", OPERATORS)
+@pytest.mark.parametrize("op", MACA_CPP_OPS)
 def test_kernel_file_builds_and_exports_its_entry_points(op, build_dir):
     module = _kernel_file(op)
     library = cpp_support.load(op, module.SOURCE, module.CONFIG, module.SIGNATURES, origin=module.__file__)
@@ -140,7 +143,7 @@ def test_maca_target_uses_cu_bridge_and_says_where_it_looked(monkeypatch: pytest
     assert chain.compiler == str(cucc) and "-DKW_TARGET_MACA=1" in chain.flags
 
 
-@pytest.mark.parametrize("op", OPERATORS)
+@pytest.mark.parametrize("op", MACA_CPP_OPS)
 def test_kernel_file_passes_the_static_check(op):
     from tools.evaluator.static_check import check_file
 
@@ -148,7 +151,7 @@ def test_kernel_file_passes_the_static_check(op):
     assert report.ok, report.message
 
 
-@pytest.mark.parametrize("op", OPERATORS)
+@pytest.mark.parametrize("op", MACA_CPP_OPS)
 def test_signatures_match_the_entry_points_declared_in_the_source(op):
     module = _kernel_file(op)
     cpp_support.check_signatures(module.SOURCE, module.SIGNATURES)
