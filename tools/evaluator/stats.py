@@ -78,7 +78,3 @@ def paired_ratio(slower: Sequence[float], faster: Sequence[float], confidence: f
     ratios = per_round_ratios(slower, faster)
     median, low, high = median_interval(ratios, confidence)
     return Ratio(median=median, low=low, high=high, rounds=len(ratios), confidence=confidence)
-
-
-def geomean(values: Sequence[float]) -> float:
-    return math.exp(sum(math.log(v) for v in values) / len(values))
