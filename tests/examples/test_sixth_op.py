@@ -85,8 +85,12 @@ def repo() -> Path:
     _git(path, "add", "-A")
     _git(path, "commit", "-q", "-m", "the repository as it is")
     shutil.copytree(EXAMPLE, path / "kernels" / "softmax", ignore=shutil.ignore_patterns("__pycache__"))
+    temp = path.with_name(path.name + "-tmp")  # the copy's processes' TMPDIR (see _python)
+    temp.mkdir(mode=0o711)
+    os.chmod(temp, 0o711)  # runners of their own uid pass through it to their scratch folders
     yield path
     shutil.rmtree(path, ignore_errors=True)
+    shutil.rmtree(temp, ignore_errors=True)
 
 
 def _module(path: Path) -> ModuleType:
@@ -98,7 +102,14 @@ def _module(path: Path) -> ModuleType:
 
 
 def _python(repo: Path, *args: str) -> subprocess.Popen:
-    environment = {**os.environ, "PYTHONPATH": str(repo), "COLUMNS": "200"}
+    # A temp folder of the copy's own: the pytest run in it fails if anything new appears in its temp
+    # folder, and this suite's other tests write to the suite's one meanwhile.
+    environment = {
+        **os.environ,
+        "PYTHONPATH": str(repo),
+        "COLUMNS": "200",
+        "TMPDIR": str(repo.with_name(repo.name + "-tmp")),
+    }
     return subprocess.Popen(
         [sys.executable, *args], cwd=repo, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )

@@ -78,7 +78,7 @@ class Cheat:
     name: str
     threat: int
     stage: str  # where the judge stops it with the lint off
-    reason: str  # a fragment of the record's message then
+    reason: str | tuple[str, ...]  # a fragment of the record's message then (one of these, where it races)
     lint: str | None = None  # a fragment of the lint's refusal, when the lint sees it
     header: str = ""  # module-level code after `import torch`
     before: str = ""  # at the start of the op function
@@ -88,6 +88,14 @@ class Cheat:
     gpu_only: bool = False
     kernel_forms: bool = False  # also injected into the shipped TileLang and NineToothed files (GPU)
     batches: int = 3  # rounds per shape it is evaluated with
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return (self.reason,) if isinstance(self.reason, str) else self.reason
+
+    def explains(self, message: str) -> bool:
+        """Whether `message` gives one of the reasons this cheat is expected to be stopped for."""
+        return any(reason in message for reason in self.reasons)
 
     def source(self, op: str, base: str | None = None) -> str:
         """The cheat in `base` (default: the honest torch-backend file of `op`)."""
@@ -255,7 +263,8 @@ CHEATS = [
         "leaves the work to a thread that finishes after the answer",
         2,
         "correctness",
-        "NaN/Inf in output",
+        # The late write lands in the unfilled output, or in memory the runner has already let go of.
+        ("NaN/Inf in output", "killed by SIGSEGV"),
         lint="threading",
         header="import threading\nimport time",
         before="    threading.Thread(target=_later, args=(x, sin, cos, out), daemon=True).start()\n    return out\n\n\n"
