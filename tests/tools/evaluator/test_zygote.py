@@ -163,6 +163,72 @@ def test_a_forked_runner_of_its_own_uid_cannot_read_another_runners_scratch(tmp_
     assert "READ PermissionError" in second._log.read().decode()
 
 
+# Writes over torch.add in the zygote, by the three ways into another process's memory. A forked child
+# shares its parent's address-space layout, so id(torch.add) is that object's address in the zygote too:
+# had any write landed, every runner forked afterwards (the next contestant, a yardstick) would start
+# from a torch the candidate chose.
+INTO_THE_ZYGOTE = """
+import errno
+libc = ctypes.CDLL(None, use_errno=True)
+zygote = os.getppid()
+target = id(torch.add)
+tried = {}
+def _error(number):
+    return errno.errorcode.get(number, str(number))
+try:
+    with open(f"/proc/{zygote}/mem", "r+b", buffering=0) as mem:
+        mem.seek(target)
+        mem.write(bytes(8))
+    tried["/proc/pid/mem"] = "wrote"
+except OSError as err:
+    tried["/proc/pid/mem"] = _error(err.errno)
+class Iovec(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+zeros = ctypes.create_string_buffer(8)
+local, remote = Iovec(ctypes.addressof(zeros), 8), Iovec(target, 8)
+libc.process_vm_writev.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p,
+                                   ctypes.c_ulong, ctypes.c_ulong]
+written = libc.process_vm_writev(zygote, ctypes.byref(local), 1, ctypes.byref(remote), 1, 0)
+tried["process_vm_writev"] = "wrote" if written == 8 else _error(ctypes.get_errno())
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p]
+attached = libc.ptrace(16, zygote, None, None)  # PTRACE_ATTACH
+tried["ptrace"] = "attached" if attached == 0 else _error(ctypes.get_errno())
+print("INTO " + json.dumps(tried), flush=True)
+"""
+
+
+@pytest.mark.parametrize(
+    "separate_uid",
+    [
+        # A judge run as root separates its runners; one that cannot says so in every record.
+        pytest.param(
+            True,
+            id="own uid",
+            marks=pytest.mark.skipif(
+                not confine.can_separate([])[0], reason="needs root and an interpreter other uids can read"
+            ),
+        ),
+        # A judge run as another user: runners share its uid, and the zygote is non-dumpable to them.
+        pytest.param(
+            False, id="the judge's uid", marks=pytest.mark.skipif(os.getuid() == 0, reason="root may trace any process")
+        ),
+    ],
+)
+def test_a_runner_cannot_write_into_the_zygote(tmp_path, runners, separate_uid):
+    attacker = _start(
+        runners, _candidate(tmp_path, "into", SNAPSHOT + INTO_THE_ZYGOTE), "zygote-test-into", separate_uid=separate_uid
+    )
+    attacker._log.seek(0)
+    lines = [line for line in attacker._log.read().decode().splitlines() if line.startswith("INTO ")]
+    assert lines, attacker.output_tail()
+    tried = json.loads(lines[-1].split(" ", 1)[1])
+    assert set(tried.values()) <= {"EPERM", "EACCES"}, tried
+    zygote_pid = _snapshot(attacker)["ppid"]
+    assert attacker.forked and not _gone(zygote_pid)
+    after = _start(runners, _candidate(tmp_path, "after-into"), "zygote-test-after-into", separate_uid=separate_uid)
+    assert after.forked and _snapshot(after)["ppid"] == zygote_pid  # the same zygote, still forking
+
+
 def test_the_zygotes_runners_die_with_it(tmp_path, runners):
     runner = _start(runners, _candidate(tmp_path, "orphan"), "zygote-test-orphan")
     zygote_pid = _snapshot(runner)["ppid"]
