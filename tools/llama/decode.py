@@ -44,10 +44,20 @@ class StaticDecoder:
         if mode == "compile":
             for buffer in (*self.cache.keys, *self.cache.values, self.token, self.position, self.history):
                 torch._dynamo.mark_static_address(buffer)  # written in place every step: one recording
-            self._step = torch.compile(self.step, mode="reduce-overhead")
+            self._compiled = torch.compile(self._advance, mode="reduce-overhead")
+            self._step = self._compiled_step
+
+    def _compiled_step(self) -> None:
+        # Traced under no_grad, not inference_mode: AOT autograd fails on batched matmuls traced in
+        # inference mode (pytorch/pytorch#181512; torch 2.11 on the H200, not 2.13).
+        with torch.inference_mode(False), torch.no_grad():
+            self._compiled()
 
     @torch.inference_mode()
     def step(self) -> None:
+        self._advance()
+
+    def _advance(self) -> None:
         """Consume `token` at `position`, write the next token into `token` and `history`, advance."""
         sin = self.sin_table.index_select(0, self.position)
         cos = self.cos_table.index_select(0, self.position)

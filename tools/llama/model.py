@@ -287,13 +287,13 @@ class Llama:
 
     __call__ = forward
 
-    @torch.inference_mode()
     def step(self, ids: torch.Tensor, cache: KVCache, slot: torch.Tensor, sin, cos, mask) -> torch.Tensor:
         """Logits [batch, 1, vocab] of one token per row at position `slot` (a 1-element device tensor).
 
         Nothing here reads a host value that changes from step to step (the cache is read at full
         capacity, `mask` hides what is not written yet), so one CUDA graph serves every decode step.
-        `cache.length` is not kept: the caller's position tensor is the count.
+        `cache.length` is not kept: the caller's position tensor is the count. It runs in the caller's
+        grad mode (tools/llama/decode.py: inference_mode, or no_grad where torch.compile traces it).
         """
         h, y = self._layers(ids, sin, cos, cache, slot, mask)
         return self._logits(h, y)
