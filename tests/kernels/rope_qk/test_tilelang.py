@@ -107,9 +107,11 @@ def test_rope_qk_lowers_to_cuda(shape, dtype):
     source = rope_qk_source(q_heads, kv_heads, head_dim, dtype)
     assert "rope_qk_kernel_kernel(" in source
     # The tail guard for token counts that are not a multiple of block_tokens (with one token per block
-    # the grid is exactly the token count and the guard folds away).
-    tiled = rope_qk_source(q_heads, kv_heads, head_dim, dtype, (("block_tokens", 4),))
-    assert "< tokens" in tiled
+    # the grid is exactly the token count and the guard folds away): index math, the same in every dtype,
+    # so one dtype per head layout (each lowering is about a CPU-second).
+    if dtype == torch.bfloat16:
+        tiled = rope_qk_source(q_heads, kv_heads, head_dim, dtype, (("block_tokens", 4),))
+        assert "< tokens" in tiled
 
 
 @pytest.mark.parametrize("tables", ["bfloat16", "float16"])
