@@ -18,6 +18,11 @@ def inner_run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, body: 
     pytester.makeconftest(CONFTEST.read_text())
     pytester.makepyfile(test_inner=f"import tempfile\nfrom pathlib import Path\n\n\ndef test_inner():\n{body}\n")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, (str(REPO), os.environ.get("PYTHONPATH")))))
+    # A temp directory of its own: under CI the inner run fails on anything new in its temp directory,
+    # and this suite's other tests write to the suite's one meanwhile.
+    temp = pytester.path / "temp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))
     return pytester.runpytest_subprocess(
         "-p", "no:xdist", "-p", "no:hypothesispytest", "-p", "no:cacheprovider", "-q", "-s", timeout=300
     )
