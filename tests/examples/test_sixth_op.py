@@ -69,6 +69,12 @@ def _git(repo: Path, *args: str) -> str:
     return subprocess.run(command, cwd=repo, check=True, capture_output=True, text=True).stdout
 
 
+def _temp_of(repo: Path) -> Path:
+    """The copy's processes' TMPDIR: the pytest run in the copy fails if anything new appears in its temp
+    folder, and this suite's other tests write to the suite's one meanwhile."""
+    return repo.with_name(repo.name + "-tmp")
+
+
 @pytest.fixture(scope="module")
 def repo() -> Path:
     """The copy with kernels/softmax/ added; readable by other users, as the evaluator's runners need."""
@@ -85,7 +91,7 @@ def repo() -> Path:
     _git(path, "add", "-A")
     _git(path, "commit", "-q", "-m", "the repository as it is")
     shutil.copytree(EXAMPLE, path / "kernels" / "softmax", ignore=shutil.ignore_patterns("__pycache__"))
-    temp = path.with_name(path.name + "-tmp")  # the copy's processes' TMPDIR (see _python)
+    temp = _temp_of(path)
     temp.mkdir(mode=0o711)
     os.chmod(temp, 0o711)  # runners of their own uid pass through it to their scratch folders
     yield path
@@ -102,14 +108,7 @@ def _module(path: Path) -> ModuleType:
 
 
 def _python(repo: Path, *args: str) -> subprocess.Popen:
-    # A temp folder of the copy's own: the pytest run in it fails if anything new appears in its temp
-    # folder, and this suite's other tests write to the suite's one meanwhile.
-    environment = {
-        **os.environ,
-        "PYTHONPATH": str(repo),
-        "COLUMNS": "200",
-        "TMPDIR": str(repo.with_name(repo.name + "-tmp")),
-    }
+    environment = {**os.environ, "PYTHONPATH": str(repo), "COLUMNS": "200", "TMPDIR": str(_temp_of(repo))}
     return subprocess.Popen(
         [sys.executable, *args], cwd=repo, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )

@@ -74,11 +74,16 @@ def _start(runners: list, path: Path, key: str, *, separate_uid: bool = False) -
     return runner
 
 
-def _snapshot(runner: RunnerProcess) -> dict:
+def _printed(runner: RunnerProcess, tag: str) -> dict:
+    """The JSON of the last `TAG {...}` line the runner's candidate printed to its log."""
     runner._log.seek(0)
-    lines = [line for line in runner._log.read().decode().splitlines() if line.startswith("SNAPSHOT ")]
+    lines = [line for line in runner._log.read().decode().splitlines() if line.startswith(f"{tag} ")]
     assert lines, runner.output_tail()
     return json.loads(lines[-1].split(" ", 1)[1])
+
+
+def _snapshot(runner: RunnerProcess) -> dict:
+    return _printed(runner, "SNAPSHOT")
 
 
 @pytest.fixture
@@ -218,10 +223,7 @@ def test_a_runner_cannot_write_into_the_zygote(tmp_path, runners, separate_uid):
     attacker = _start(
         runners, _candidate(tmp_path, "into", SNAPSHOT + INTO_THE_ZYGOTE), "zygote-test-into", separate_uid=separate_uid
     )
-    attacker._log.seek(0)
-    lines = [line for line in attacker._log.read().decode().splitlines() if line.startswith("INTO ")]
-    assert lines, attacker.output_tail()
-    tried = json.loads(lines[-1].split(" ", 1)[1])
+    tried = _printed(attacker, "INTO")
     assert set(tried.values()) <= {"EPERM", "EACCES"}, tried
     zygote_pid = _snapshot(attacker)["ppid"]
     assert attacker.forked and not _gone(zygote_pid)
