@@ -58,7 +58,10 @@ BACKENDS = ("tilelang", "ninetoothed", "maca_cpp", "torch")
 
 
 def ops_with(backend: str) -> tuple[str, ...]:
-    """The ops whose folder holds a kernel file of `backend` (torch: every op), in OPERATORS' order."""
+    """The ops whose folder holds `<backend>.py` (torch: every op), in OPERATORS' order.
+
+    A backend's kernel file, or another per-op file by the same rule (`ops_with("liger")`: the Liger adapters).
+    """
     return tuple(op for op in OPERATORS if backend == "torch" or (KERNELS / op / f"{backend}.py").is_file())
 
 
