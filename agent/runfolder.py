@@ -326,7 +326,7 @@ class RunFolder:
         if record.compile and record.compile.sources:
             extension = {"cuda": "cu", "triton": "py"}.get(record.compile.sources[0].language, "txt")
             text = "\n\n".join(f"// {s.key}\n{s.text}" for s in record.compile.sources)
-            self.generated(iteration, index, extension).write_text(text)
+            self.generated(iteration, index, extension).write_text(self.portable(text))  # maca_cpp: #line paths
         if record.profile:
             self.profile(iteration, index).write_text(summarise(record.profile) + "\n")
         return self.relative(path)

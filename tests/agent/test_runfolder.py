@@ -62,3 +62,27 @@ def test_messages_name_the_runs_files_relative_to_it(tmp_path):
     candidate = folder.path.resolve() / "iterations" / "0001" / "candidate.py"
     folder.event("evaluate_end", message=f"other users cannot read {candidate}; see {ROOT / 'tools' / 'paths.py'}")
     assert folder.events()[0]["message"] == "other users cannot read iterations/0001/candidate.py; see tools/paths.py"
+
+
+def test_generated_source_names_the_runs_files_relative_to_it(tmp_path):
+    from tools.records import CompileInfo, EvalRecord, KernelSource
+
+    folder = RunFolder.create(tmp_path, "r1")
+    candidate = folder.iteration_dir(1).resolve() / "candidate.py"
+    # maca_cpp sources carry `#line` directives with the files' paths on the machine that built them.
+    text = f'#line 66 "{ROOT / "kernels" / "cpp_support.py"}"\n#line 33 "{candidate}"\n'
+    record = EvalRecord(
+        op="rms_norm",
+        backend="maca_cpp",
+        candidate=str(candidate),
+        candidate_sha256="0" * 64,
+        harness_sha256="0" * 64,
+        started="2026-12-02T00:00:00+00:00",
+        dtypes=["bf16"],
+        shapes=[],
+        compile=CompileInfo(sources=[KernelSource(key="k", language="cuda", text=text)]),
+    )
+    folder.save_evaluation(1, 0, record)
+    generated = folder.generated(1, 0, "cu").read_text()
+    assert '#line 66 "kernels/cpp_support.py"' in generated
+    assert '#line 33 "iterations/0001/candidate.py"' in generated
