@@ -23,3 +23,6 @@ class LigerCall:
 
     run: Callable[[], object]
     outputs: Callable[[object], torch.Tensor | tuple[torch.Tensor, ...]]
+    # Redoes the layout preparation in place from the inputs' current values: the judge refills the inputs
+    # with fresh values before every batch, and Liger must compute on those. None: `run` reads the inputs.
+    refresh: Callable[[], None] | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kernels.liger_support import LigerCall
-from kernels.rope.liger import LIGER_MODULE, LIGER_NAME, hf_layout, hf_tables
+from kernels.rope.liger import LIGER_MODULE, LIGER_NAME, hf_layout, hf_tables, refill
 
 __all__ = ["LIGER_MODULE", "LIGER_NAME", "bind"]
 
@@ -19,4 +19,5 @@ def bind(fn: Callable, args: tuple) -> LigerCall:
     return LigerCall(
         run=lambda: fn(q_hf, k_hf, cos_full, sin_full),
         outputs=lambda result: (result[0].transpose(1, 2), result[1].transpose(1, 2)),
+        refresh=lambda: refill((q_hf, k_hf), (q, k), (cos_full, sin_full), sin, cos),
     )

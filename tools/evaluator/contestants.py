@@ -5,8 +5,9 @@ into the judge's buffers so the judge checks it like a candidate's:
 
 - torch: the reference op run eagerly (fp32 math, one rounding, then a copy into `out`);
 - compiled: `torch.compile` of the same, the copy into `out` inside the compiled graph;
-- liger: Liger-Kernel's kernel for the op (tools/liger.py), bound once per buffer set (its layout
-  preparation is not timed) and its fresh result copied into `out` (its API has no `out=`);
+- liger: Liger-Kernel's kernel for the op (tools/liger.py), bound once per buffer set and its layout
+  preparation redone from the refilled inputs before each batch (`prepare`, not timed), its fresh
+  result copied into `out` (its API has no `out=`);
 - copy: the bytes of a buffer copied by an SM kernel, the roofline of a memory-bound op;
 - null: one tiny kernel per batch, so the judge can measure what a batch costs that does nothing.
 
@@ -51,14 +52,24 @@ def liger(op: str) -> Callable:
     spec = op_spec(op)
     bound: dict[tuple, object] = {}
 
-    def liger_call(*args, out):
+    def bound_call(args: tuple):
         key = tuple(a.data_ptr() if isinstance(a, torch.Tensor) else a for a in args)
         if key not in bound:
             bound[key] = adapter.bind(fn, args)
-        call = bound[key]
+        return bound[key]
+
+    def liger_call(*args, out):
+        call = bound_call(args)
         _write(spec, out, call.outputs(call.run()))
         return out
 
+    def prepare(*args) -> None:
+        """Untimed, before each batch (the runner's `prepare`): the bound layouts from the refilled inputs."""
+        call = bound_call(args)
+        if call.refresh is not None:
+            call.refresh()
+
+    liger_call.prepare = prepare
     return liger_call
 
 

@@ -112,6 +112,7 @@ class Server:
             "map": self.on_map,
             "plan": self.on_plan,
             "warmup": self.on_warmup,
+            "prepare": self.on_prepare,
             "run": self.on_run,
             "capture": self.on_capture,
             "replay": self.on_replay,
@@ -215,6 +216,16 @@ class Server:
             for group in groups:
                 run(group)
         self.reply(seconds=seconds, errors=errors)
+
+    def on_prepare(self, message: dict) -> None:
+        """Untimed, before a batch: a trusted contestant's preparation from the inputs' current values (Liger's)."""
+        plan = self.plans[int(message["plan"])]
+        prepare = getattr(plan.fn, "prepare", None)
+        if prepare is not None:
+            for args, _ in plan.calls[: int(message.get("count", len(plan.calls)))]:
+                prepare(*args)
+            self.sync()
+        self.reply()
 
     def on_run(self, message: dict) -> None:
         plan = self.plans[int(message["plan"])]

@@ -90,3 +90,15 @@ def test_the_benchmark_stops_at_a_shape_slower_beyond_noise_in_either_scope():
     faster = _timed([0.8 + w for w in wobble], [1.0 + w for w in wobble])
     assert BenchmarkStage._slower_beyond_noise(_stage(), even, 16) is None
     assert BenchmarkStage._slower_beyond_noise(_stage(), faster, 16) is None
+
+
+def test_a_baselines_traceback_is_kept_as_its_context_and_exception():
+    raised = (
+        "raised:     handler(message)\n"
+        '  File "/work/main/tools/evaluator/runner.py", line 229, in on_run\n'
+        "    returned &= call(fn, args, out)\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB\n"
+    )
+    assert benchmark._brief(raised) == "raised: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB"
+    one_line = "graph batch 1: call 5 of a timed batch is wrong"
+    assert benchmark._brief(one_line) == one_line
