@@ -141,3 +141,11 @@ def test_decode_on_the_gpu_gives_the_eager_tokens(backend, mode, batch):
     run = generator(model, mode, batch, 20 + 16)
     assert run(prompt, 16).tokens == expected
     assert run(prompt, 16).tokens == expected
+
+
+def test_iterations_that_disagree_are_named_by_row_and_token():
+    from tools.llama.infer import _first_difference
+
+    message = _first_difference([[1, 2, 3], [4, 5, 6]], [[1, 2, 3], [4, 9, 6]], iteration=3)
+    assert message.startswith("iteration 3 parts from iteration 1 in row 1 at generated token 1 (5 vs 9)")
+    assert "--backend native" in message and "--dtype fp32" in message
