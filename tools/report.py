@@ -163,8 +163,8 @@ SCOPES_NOTE = (
     "cost included, what a model's eager forward pays) and graph (the same calls replayed from a CUDA graph: "
     "device time). bound: host where the eager call costs over 1.5x its graph replay. GB/s from bytes_moved; "
     "% of copy: of a device-to-device copy of the same bytes timed the same way; speedups are medians of "
-    "per-round ratios. vs liger: Liger-Kernel's kernel for the op (tools/liger.py) on inputs prepared once, "
-    "its fresh result copied into out= (its API has none); `-` where it was not installed."
+    "per-round ratios. vs liger: Liger-Kernel's kernel for the op (tools/liger.py), its inputs put in its layout "
+    "and its fresh result copied into out= (its API has none) off the clock; `-` where it was not installed."
 )
 
 

@@ -81,6 +81,8 @@ class Plan:
         self.calls = calls
         self.graph = None
         self.graph_calls = 0
+        self.kept: list | None = None  # a Delivered yardstick's results of its last eager batch
+        self.graph_results: list | None = None  # and of its graph's calls
 
 
 class Server:
@@ -114,6 +116,7 @@ class Server:
             "warmup": self.on_warmup,
             "prepare": self.on_prepare,
             "run": self.on_run,
+            "deliver": self.on_deliver,
             "capture": self.on_capture,
             "replay": self.on_replay,
             "drop": self.on_drop,
@@ -236,8 +239,12 @@ class Server:
             events[0].record()
         returned = True
         fn, call = plan.fn, self._call
-        for args, out in calls:
-            returned &= call(fn, args, out)
+        if message.get("keep"):  # a Delivered yardstick: results reach `out` in `deliver`, after the clock
+            compute = fn.compute
+            plan.kept = [compute(*args) for args, _ in calls]
+        else:
+            for args, out in calls:
+                returned &= call(fn, args, out)
         if events:
             events[1].record()
         self.sync()
@@ -248,19 +255,24 @@ class Server:
         torch = self.torch
         plan = self.plans[int(message["plan"])]
         calls = plan.calls[: int(message.get("count", len(plan.calls)))]
+        keep = bool(message.get("keep"))  # a Delivered yardstick: the graph computes, `deliver` writes `out`
+
+        def step(args, out):
+            return plan.fn.compute(*args) if keep else self._call(plan.fn, args, out)
+
         side = torch.cuda.Stream()
         side.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(side):
             for args, out in calls[:3]:  # warm-up outside the capture (JIT, allocator)
-                self._call(plan.fn, args, out)
+                step(args, out)
         torch.cuda.current_stream().wait_stream(side)
         torch.cuda.synchronize()
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph):
-            for args, out in calls:
-                self._call(plan.fn, args, out)
+            results = [step(args, out) for args, out in calls]
         torch.cuda.synchronize()
         plan.graph, plan.graph_calls = graph, len(calls)
+        plan.graph_results = results if keep else None  # the graph's own memory: each replay rewrites it
         self.reply()
 
     def on_replay(self, message: dict) -> None:
@@ -275,6 +287,16 @@ class Server:
         self.sync()
         self_us = events[0].elapsed_time(events[1]) * 1e3 / max(plan.graph_calls, 1) if events else None
         self.reply(self_us=self_us)
+
+    def on_deliver(self, message: dict) -> None:
+        """Untimed, after a Delivered yardstick's batch: its kept results (or its graph's) into the judge's `out`."""
+        plan = self.plans[int(message["plan"])]
+        results = plan.graph_results if message.get("scope") == "graph" else plan.kept
+        for (_, out), result in zip(plan.calls, results or [], strict=False):
+            plan.fn.deliver(result, out)
+        plan.kept = None
+        self.sync()
+        self.reply()
 
     def on_drop(self, message: dict) -> None:
         for plan_id in message.get("plans", []):

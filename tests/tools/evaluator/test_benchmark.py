@@ -102,3 +102,59 @@ def test_a_baselines_traceback_is_kept_as_its_context_and_exception():
     assert benchmark._brief(raised) == "raised: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB"
     one_line = "graph batch 1: call 5 of a timed batch is wrong"
     assert benchmark._brief(one_line) == one_line
+
+
+class _SlowDelivery:
+    """A runner peer whose batch answers at once and whose `deliver` takes half a second."""
+
+    def __init__(self):
+        self.asked: list[str] = []
+        self.proc = types.SimpleNamespace(pid=0)
+
+    def resume(self):
+        pass
+
+    def pause(self):
+        pass
+
+    def send(self, message):
+        self.asked.append(message["op"])
+
+    def receive(self, deadline, what):
+        return types.SimpleNamespace(ok=True, self_us=None)
+
+    def ask(self, message, deadline, what=""):
+        self.asked.append(message["op"])
+        time.sleep(0.5)
+        return types.SimpleNamespace(ok=True)
+
+
+def _batch_of(name: str):
+    import torch
+
+    from tools.evaluator.buffers import Arena
+    from tools.evaluator.layout import Layout
+
+    layout = Layout((torch.zeros(4, 8),), (torch.zeros(4, 8),), 2, False)
+    device = torch.device("cpu")
+    arenas = (
+        Arena(layout.input_bytes, device, runner_writable=False),
+        Arena(layout.output_bytes, device, runner_writable=True),
+    )
+    runner = _SlowDelivery()
+    seat = Seat(name, runner, layout=layout, arenas=arenas, plan=1)
+    stage = _stage(cuda=False, clock=benchmark.PhaseClock(), deadline=time.monotonic() + 60, _sync=lambda: None)
+    stage._snapshot_buffer = lambda owner: torch.empty(arenas[1].nbytes, dtype=torch.uint8)
+    regions = [torch.ones(2, 4, 8)]
+    return BenchmarkStage._batch(stage, seat, "graph", 2, regions, seat), runner.asked
+
+
+def test_a_delivered_yardstick_writes_its_results_off_the_clock():
+    batch, asked = _batch_of("torch")  # the torch reference returns a fresh result: contestants.Delivered
+    assert asked == ["replay", "deliver"]
+    assert batch.reply is not None and batch.seconds < 0.25  # the half-second delivery is not in it
+
+
+def test_a_candidate_writes_its_outputs_on_the_clock():
+    batch, asked = _batch_of("candidate")
+    assert asked == ["replay"] and batch.reply is not None
