@@ -24,15 +24,18 @@ def test_a_one_line_config_stays_one_line():
 def test_a_config_written_one_key_per_line_changes_only_its_keys_lines():
     source = (ROOT / "kernels" / "rope" / "tilelang.py").read_text()
     config = read_literal(source, "CONFIG")
-    new = {**config, "block_rows": 16, "small_threads": 64}
+    # Values other than the shipped ones, whatever a run adopted since.
+    rows = next(v for v in read_literal(source, "SEARCH_SPACE")["block_rows"] if v != config["block_rows"])
+    threads = next(v for v in read_literal(source, "SEARCH_SPACE")["small_threads"] if v != config["small_threads"])
+    new = {**config, "block_rows": rows, "small_threads": threads}
     edited = replace_config(source, new)
     assert read_literal(edited, "CONFIG") == new
     assert read_literal(edited, "SEARCH_SPACE") == read_literal(source, "SEARCH_SPACE")
     assert changed_lines(source, edited) == [
         f'-    "block_rows": {config["block_rows"]},',
-        '+    "block_rows": 16,',
+        f'+    "block_rows": {rows},',
         f'-    "small_threads": {config["small_threads"]},',
-        '+    "small_threads": 64,',
+        f'+    "small_threads": {threads},',
     ]
     # Unchanged values give back the file byte for byte (it is ruff-formatted, as the edit writes it).
     assert replace_config(source, config) == source
