@@ -644,7 +644,10 @@ def build_parser() -> argparse.ArgumentParser:
             "--baselines",
             nargs="+",
             choices=BASELINES,
-            help=f"what the kernel is timed against: torch eager, torch.compile, Liger-Kernel (default: {default})",
+            help=(
+                "what the kernel is timed against: the torch reference eager, torch.compile of it, Liger-Kernel, "
+                f"torch's own ops in the model dtype (native) (default: {default})"
+            ),
         )
         p.add_argument("--no-compile", action="store_true", help="skip the torch.compile baseline")
 

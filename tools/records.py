@@ -26,9 +26,11 @@ StageName = Literal["static", "compile", "correctness", "benchmark", "profile", 
 STAGES: tuple[StageName, ...] = ("static", "compile", "correctness", "benchmark", "profile", "e2e", "judge")
 StageStatus = Literal["ok", "failed", "skipped"]
 # What a candidate can be timed against besides the current best. eager: the torch reference op run
-# eagerly; compiled: torch.compile of it; liger: Liger-Kernel's kernel for the op (tools/liger.py).
-Baseline = Literal["eager", "compiled", "liger"]
-BASELINES: tuple[Baseline, ...] = ("eager", "compiled", "liger")
+# eagerly; compiled: torch.compile of it; liger: Liger-Kernel's kernel for the op (tools/liger.py);
+# native: torch's own ops in the model dtype, as a user would write them (tools/llama/native.py: F.rms_norm,
+# rotate-half RoPE, F.silu(gate) * up), the ruler of a kernel's host cost per call.
+Baseline = Literal["eager", "compiled", "liger", "native"]
+BASELINES: tuple[Baseline, ...] = ("eager", "compiled", "liger", "native")
 # How the Liger baseline ended for one shape: timed after matching the spec; its output failed the
 # spec (so it was not timed); it raised; or it could not run here (not installed, no kernel, no GPU).
 LigerStatus = Literal["ok", "wrong", "failed", "unavailable"]
@@ -37,9 +39,14 @@ SCOPES: tuple[Scope, ...] = ("eager", "graph")
 ScopeName = Literal["eager", "graph", "legacy"]
 # Who is timed in a scope. torch: the reference op run eagerly (the `eager` baseline); roofline: a
 # device-to-device copy of the shape's bytes.
-Contestant = Literal["candidate", "incumbent", "torch", "compiled", "liger", "roofline"]
-CONTESTANTS: tuple[Contestant, ...] = ("candidate", "incumbent", "torch", "compiled", "liger", "roofline")
-BASELINE_CONTESTANT: dict[str, Contestant] = {"eager": "torch", "compiled": "compiled", "liger": "liger"}
+Contestant = Literal["candidate", "incumbent", "torch", "compiled", "liger", "native", "roofline"]
+CONTESTANTS: tuple[Contestant, ...] = ("candidate", "incumbent", "torch", "compiled", "liger", "native", "roofline")
+BASELINE_CONTESTANT: dict[str, Contestant] = {
+    "eager": "torch",
+    "compiled": "compiled",
+    "liger": "liger",
+    "native": "native",
+}
 
 
 def geomean(values: Iterable[float | None]) -> float | None:
@@ -130,11 +137,13 @@ class ScopeResult(BaseModel):
     torch: Timing | None = Field(default=None, description="the torch reference op, run eagerly")
     compiled: Timing | None = None
     liger: Timing | None = None
+    native: Timing | None = Field(default=None, description="torch's own ops in the model dtype (F.rms_norm, ...)")
     roofline: Timing | None = Field(default=None, description="device-to-device copy of bytes_moved")
     speedup_vs_incumbent: Ratio | None = None
     speedup_vs_torch: Ratio | None = None
     speedup_vs_compiled: Ratio | None = None
     speedup_vs_liger: Ratio | None = None
+    speedup_vs_native: Ratio | None = None
     gbps: float | None = None
     copy_gbps: float | None = None
     fraction_of_copy: float | None = None
@@ -337,7 +346,7 @@ class EvalRecord(BaseModel):
 
     def geomean_speedup(
         self,
-        against: Literal["torch", "compiled", "liger", "incumbent"] = "torch",
+        against: Literal["torch", "compiled", "liger", "native", "incumbent"] = "torch",
         scope: ScopeName | None = None,
     ) -> float | None:
         return geomean([r.speedup(against) for r in self._scopes(scope)])

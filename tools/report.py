@@ -87,6 +87,7 @@ def shape_rows(record: EvalRecord) -> list[dict[str, str]]:
                 "vs_torch": _vs(b, scope, "torch"),
                 "vs_compile": _vs(b, scope, "compiled"),
                 "vs_liger": _vs(b, scope, "liger"),
+                "vs_native": _vs(b, scope, "native"),
                 "vs_best": _vs(b, scope, "incumbent"),
             }
         )
@@ -109,10 +110,12 @@ def columns(record: EvalRecord) -> dict[str, str]:
         "vs_torch": "vs torch",
         "vs_compile": "vs compile",
         "vs_liger": "vs liger",
+        "vs_native": "vs native",
         "vs_best": "vs best",
     }
-    if not any(b.scope(scope) and b.scope(scope).speedup_vs_incumbent for b in record.benchmark):
-        titles.pop("vs_best")
+    for key, against in (("vs_best", "incumbent"), ("vs_native", "native")):  # shown where it was timed
+        if not any(b.scope(scope) and getattr(b.scope(scope), f"speedup_vs_{against}") for b in record.benchmark):
+            titles.pop(key)
     return titles
 
 
@@ -164,7 +167,9 @@ SCOPES_NOTE = (
     "device time). bound: host where the eager call costs over 1.5x its graph replay. GB/s from bytes_moved; "
     "% of copy: of a device-to-device copy of the same bytes timed the same way; speedups are medians of "
     "per-round ratios. vs liger: Liger-Kernel's kernel for the op (tools/liger.py), its inputs put in its layout "
-    "and its fresh result copied into out= (its API has none) off the clock; `-` where it was not installed."
+    "and its fresh result copied into out= (its API has none) off the clock; `-` where it was not installed. "
+    "vs native: torch's own ops in the model dtype (F.rms_norm, rotate-half RoPE, F.silu(gate) * up), as a "
+    "user would write them."
 )
 
 

@@ -61,9 +61,16 @@ CONTESTANT_COLUMNS = {
     "torch": "torch",
     "compiled": "compile",
     "liger": "liger",
+    "native": "native",
     "roofline": "copy",
 }
-RATIO_COLUMNS = {"incumbent": "vs best", "torch": "vs torch", "compiled": "vs compile", "liger": "vs liger"}
+RATIO_COLUMNS = {
+    "incumbent": "vs best",
+    "torch": "vs torch",
+    "compiled": "vs compile",
+    "liger": "vs liger",
+    "native": "vs native",
+}
 
 
 def scope_label(scope: str | None) -> str:
@@ -638,7 +645,7 @@ def number_formats(columns) -> dict[str, str]:
 
 # ---------------------------------------------------------------------------------------------- results CSV
 
-_RATIOS = ("incumbent", "torch", "compiled", "liger")
+_RATIOS = ("incumbent", "torch", "compiled", "liger", "native")
 CSV_COLUMNS = (
     "iteration",
     "candidate",
@@ -670,6 +677,7 @@ CSV_COLUMNS = (
     "torch_us",
     "compiled_us",
     "liger_us",
+    "native_us",
     "roofline_us",
     *(f"speedup_vs_{a}{end}" for a in _RATIOS for end in ("", "_low", "_high")),
     "self_reported_us",
@@ -713,7 +721,7 @@ def _scope_fields(record: EvalRecord, b: ShapeBenchmark | None, scope: str | Non
             "p90_us": mine.p90_us,
             "reps": mine.reps,
         }
-    for contestant in ("incumbent", "torch", "compiled", "liger", "roofline"):
+    for contestant in ("incumbent", "torch", "compiled", "liger", "native", "roofline"):
         fields[f"{contestant}_us"] = _us(result.timing(contestant))
     for against in _RATIOS:
         ratio: Ratio | None = getattr(result, f"speedup_vs_{against}")

@@ -28,6 +28,7 @@ from tools.evaluator import confine, rule, stats
 from tools.evaluator.buffers import Arena
 from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout
 from tools.evaluator.process import RunnerFailed, RunnerProcess
+from tools.llama import native as native_ops
 from tools.records import HostUse, Ratio, ScopeResult, ShapeBenchmark, StageResult
 
 # Work per batch at least: on a GPU 2 ms (about 50x the judge's round trip); on the CPU, where waking a
@@ -48,7 +49,7 @@ VERIFIED_EVERY_ROUND = ("candidate", "incumbent", "liger")
 PREPARED_EVERY_BATCH = ("liger",)
 # Yardsticks whose API returns a fresh result (contestants.Delivered): timed computing it, then written into
 # the judge's buffers after the clock. Timing their copy into out= had doubled Liger rms_norm's bytes.
-DELIVERED = ("torch", "liger")
+DELIVERED = ("torch", "liger", "native")
 # Against an incumbent the decision is the pair's: the yardsticks (torch, compiled, liger, copy) are shown
 # only, and timed in the first this many rounds.
 YARDSTICK_ROUNDS = 5
@@ -210,7 +211,7 @@ class BenchmarkStage:
         seats = []
         for role, runner in self.runners.items():
             if role == "reference":
-                names = [n for n in ("torch", "copy", "null") if n in runner.contestant["names"]]
+                names = [n for n in ("torch", "native", "copy", "null") if n in runner.contestant["names"]]
                 seats += [Seat(name, runner, fn=name) for name in names]
             elif role == "candidate" and self.request.candidate is None:
                 seats.append(Seat("candidate", runner, fn="torch"))
@@ -315,7 +316,12 @@ class BenchmarkStage:
         if seat.name == "candidate":
             raise StageFailed(why)
         seat.dropped = _brief(why)
-        label = {"torch": "torch eager baseline", "compiled": "torch.compile baseline", "liger": "liger baseline"}
+        label = {
+            "torch": "torch eager baseline",
+            "compiled": "torch.compile baseline",
+            "liger": "liger baseline",
+            "native": "native baseline",
+        }
         notes.append(f"{label.get(seat.name, seat.name)} not timed: {seat.dropped}"[:400])
 
     def _warm(self, seat: Seat, notes: list[str]) -> None:
@@ -452,8 +458,11 @@ class BenchmarkStage:
                 regions.append(value.view(count, *slot.shape))
         return regions
 
-    def _reference(self, regions: list, layout: Layout, sample: list[int], count: int) -> tuple:
-        """The fp32 reference of the sampled sets, in one call: their inputs stacked along the leading dim."""
+    def _reference(self, regions: list, layout: Layout, sample: list[int], count: int, fn=None) -> tuple:
+        """The fp32 reference of the sampled sets, in one call: their inputs stacked along the leading dim.
+
+        `fn`: another function of the op's arguments to compute instead (the native baseline's own ops).
+        """
         index = None if len(sample) == count else torch.tensor(sample, device=self.device)
         args = []
         for slot, region in zip(layout.inputs, regions, strict=True):
@@ -464,7 +473,7 @@ class BenchmarkStage:
             else:
                 picked = region[:count] if index is None else region.index_select(0, index)
                 args.append(picked.reshape(len(sample) * slot.shape[0], *slot.shape[1:]))
-        return self.spec.as_outputs(self.spec.reference(*args))
+        return tuple(t.float() for t in self.spec.as_outputs((fn or self.spec.reference)(*args)))
 
     def _rounds(self, seats: list[Seat], shape: NamedShape, dtype: torch.dtype, counts: dict[str, int], notes) -> None:
         op_layout = next(s.layout for s in seats if s.name == "candidate")
@@ -736,7 +745,11 @@ class BenchmarkStage:
                     f"{len(calls)} of {count} calls left output `{spec.outputs[position]}` unwritten "
                     f"(NaN-poisoned) in a timed batch, first call {calls[0]}: the work was not done in the timed calls"
                 )
-        if not refs:
+        if seat.name == "native":
+            # torch's own ops round in the model dtype, more than once: held to what those ops give here, not to
+            # the spec's one rounding (the judge computes them itself, on the same sampled sets).
+            refs = list(self._reference(regions, op_layout, sample, count, fn=native_ops.OPS[spec.name]))
+        elif not refs:
             refs.extend(self._reference(regions, op_layout, sample, count))
         index = None if len(sample) == count else torch.tensor(sample, device=self.device)
         outs = []
@@ -791,7 +804,7 @@ class BenchmarkStage:
                     timing.host = [h.model_copy() for h in seat.host]
                 setattr(result, "roofline" if seat.name == "copy" else seat.name, timing)
             mine = per_call["candidate"]
-            for other in ("incumbent", "torch", "compiled", "liger"):
+            for other in ("incumbent", "torch", "compiled", "liger", "native"):
                 if other in per_call and len(per_call[other]) == len(mine):
                     setattr(result, f"speedup_vs_{other}", stats.paired_ratio(per_call[other], mine))
                 elif other in per_call:

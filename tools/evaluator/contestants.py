@@ -10,6 +10,8 @@ caller of it would not make:
 - compiled: `torch.compile` of the same, the copy into `out` inside the compiled graph;
 - liger: Liger-Kernel's kernel for the op (tools/liger.py), bound once per buffer set and its layout
   preparation redone from the refilled inputs before each batch (`prepare`, not timed), delivered;
+- native: torch's own ops in the model dtype (tools/llama/native.py: F.rms_norm, rotate-half RoPE,
+  F.silu(gate) * up), what a user would write instead of a kernel, delivered;
 - copy: the bytes of a buffer copied by an SM kernel, the roofline of a memory-bound op;
 - null: one tiny kernel per batch, so the judge can measure what a batch costs that does nothing.
 
@@ -95,6 +97,13 @@ def liger(op: str) -> Callable:
     return liger_call
 
 
+def native(op: str) -> Callable:
+    from kernels.registry import spec as op_spec
+    from tools.llama.native import OPS
+
+    return Delivered(op_spec(op), OPS[op])
+
+
 def copy(src: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     """The bytes of `src` into `out` by an elementwise kernel on the SMs, as a memory-bound kernel moves them.
 
@@ -126,6 +135,8 @@ def builtin(name: str, op: str, device: str) -> Callable:
         return compiled(op)
     if name == "liger":
         return liger(op)
+    if name == "native":
+        return native(op)
     if name == "copy":
         return copy
     if name == "null":

@@ -170,7 +170,12 @@ class Judge(BenchmarkStage):
         wanted: dict[str, dict] = {"candidate": self.file_contestant(r)}
         if r.incumbent is not None:
             wanted["incumbent"] = {"kind": "file", "path": str(r.incumbent), "op": op, "module": "kernel_incumbent"}
-        reference = ["null"] + (["torch"] if "eager" in r.baselines else []) + (["copy"] if self.cuda else [])
+        reference = (
+            ["null"]
+            + (["torch"] if "eager" in r.baselines else [])
+            + (["native"] if "native" in r.baselines else [])
+            + (["copy"] if self.cuda else [])
+        )
         wanted["reference"] = {"kind": "builtin", "names": reference, "op": op, "device": r.device}
         if "compiled" in r.baselines:
             if self.cuda:
