@@ -63,6 +63,17 @@ def test_the_native_baseline_is_timed_and_held_to_torchs_own_ops(tmp_path):
     assert bench.eager.torch is not None  # beside the reference, in the same runner
 
 
+def test_an_op_without_native_torch_ops_keeps_its_other_yardsticks(tmp_path, monkeypatch):
+    from tools.llama import native
+
+    monkeypatch.delitem(native.OPS, "rope")  # as for an op folder added without a line in native.py
+    record = run(tmp_path, rope_candidates.GOOD_ROPE, shapes=SHAPES[:1], baselines=("eager", "native"))
+    assert record.status == "ok", record.message
+    (bench,) = record.benchmark
+    assert bench.eager.torch is not None and bench.eager.native is None
+    assert "native baseline: tools/llama/native.py has no torch ops for rope" in bench.note
+
+
 def test_the_benchmark_stage_says_where_its_time_went(tmp_path):
     record = run(tmp_path, rope_candidates.GOOD_ROPE, shapes=SHAPES[:1])
     stage = next(s for s in record.stages if s.name == "benchmark")
