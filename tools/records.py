@@ -40,7 +40,9 @@ ScopeName = Literal["eager", "graph", "legacy"]
 # Who is timed in a scope. torch: the reference op run eagerly (the `eager` baseline); roofline: a
 # device-to-device copy of the shape's bytes.
 Contestant = Literal["candidate", "incumbent", "torch", "compiled", "liger", "native", "roofline"]
-CONTESTANTS: tuple[Contestant, ...] = ("candidate", "incumbent", "torch", "compiled", "liger", "native", "roofline")
+# Those a candidate's speedup is taken over (ScopeResult.speedup_vs_<name>): every contestant but itself and the copy.
+RIVALS: tuple[Contestant, ...] = ("incumbent", "torch", "compiled", "liger", "native")
+CONTESTANTS: tuple[Contestant, ...] = ("candidate", *RIVALS, "roofline")
 BASELINE_CONTESTANT: dict[str, Contestant] = {
     "eager": "torch",
     "compiled": "compiled",

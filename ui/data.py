@@ -34,7 +34,7 @@ from agent.runfolder import (
     candidate_suffix,
     list_runs,
 )
-from tools.records import EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing, geomean
+from tools.records import CONTESTANTS, RIVALS, EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing, geomean
 
 OUTCOMES = ("baseline", "accepted", "rejected", "failed", "evaluating", "proposed")
 
@@ -645,7 +645,7 @@ def number_formats(columns) -> dict[str, str]:
 
 # ---------------------------------------------------------------------------------------------- results CSV
 
-_RATIOS = ("incumbent", "torch", "compiled", "liger", "native")
+_RATIOS = RIVALS
 CSV_COLUMNS = (
     "iteration",
     "candidate",
@@ -721,7 +721,7 @@ def _scope_fields(record: EvalRecord, b: ShapeBenchmark | None, scope: str | Non
             "p90_us": mine.p90_us,
             "reps": mine.reps,
         }
-    for contestant in ("incumbent", "torch", "compiled", "liger", "native", "roofline"):
+    for contestant in CONTESTANTS[1:]:  # every one but the candidate, whose columns come first
         fields[f"{contestant}_us"] = _us(result.timing(contestant))
     for against in _RATIOS:
         ratio: Ratio | None = getattr(result, f"speedup_vs_{against}")

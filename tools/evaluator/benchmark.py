@@ -29,7 +29,7 @@ from tools.evaluator.buffers import Arena
 from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout
 from tools.evaluator.process import RunnerFailed, RunnerProcess
 from tools.llama import native as native_ops
-from tools.records import HostUse, Ratio, ScopeResult, ShapeBenchmark, StageResult
+from tools.records import RIVALS, HostUse, Ratio, ScopeResult, ShapeBenchmark, StageResult
 
 # Work per batch at least: on a GPU 2 ms (about 50x the judge's round trip); on the CPU, where waking a
 # stopped process costs far more and varies with load, 20 ms.
@@ -804,7 +804,7 @@ class BenchmarkStage:
                     timing.host = [h.model_copy() for h in seat.host]
                 setattr(result, "roofline" if seat.name == "copy" else seat.name, timing)
             mine = per_call["candidate"]
-            for other in ("incumbent", "torch", "compiled", "liger", "native"):
+            for other in RIVALS:
                 if other in per_call and len(per_call[other]) == len(mine):
                     setattr(result, f"speedup_vs_{other}", stats.paired_ratio(per_call[other], mine))
                 elif other in per_call:
