@@ -68,6 +68,15 @@ def compiled(op: str) -> Callable:
     return torch.compile(reference_into)
 
 
+def binding_key(args: tuple) -> tuple:
+    """Which inputs a Liger binding was made for: each tensor's address, shape and dtype, the scalars' values.
+
+    Not the address alone: the next shape's buffers can start where the last one's did, and a binding
+    made for 8 rows then copied 512 rows into its 8-row layouts (H200, silu_mul fp32, 2026-12-02).
+    """
+    return tuple((a.data_ptr(), a.shape, a.dtype) if isinstance(a, torch.Tensor) else a for a in args)
+
+
 def liger(op: str) -> Callable:
     from kernels.registry import spec as op_spec
     from tools import liger as liger_adapters
@@ -77,7 +86,7 @@ def liger(op: str) -> Callable:
     bound: dict[tuple, object] = {}
 
     def bound_call(args: tuple):
-        key = tuple(a.data_ptr() if isinstance(a, torch.Tensor) else a for a in args)
+        key = binding_key(args)
         if key not in bound:
             bound[key] = adapter.bind(fn, args)
         return bound[key]
