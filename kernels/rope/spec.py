@@ -81,15 +81,29 @@ def bytes_moved(dims: tuple[int, ...], dtype: torch.dtype) -> int:
     return 2 * batch * seq * heads * head_dim * element + tables
 
 
-def check_inputs(x, sin, cos, out=None, *, require_gpu: bool = True, name: str = "x") -> None:
-    """Raises with what to change; `name` is what messages call x (rope_qk checks its q and k with it)."""
-    for label, value in ((name, x), ("sin", sin), ("cos", cos)):
-        require_tensor(label, value)
+def check_inputs(
+    x, sin, cos, out=None, *, require_gpu: bool = True, name: str = "x", tables_checked: bool = False
+) -> None:
+    """Raises with what to change; `name` is what messages call x (rope_qk checks its q and k with it).
+
+    `tables_checked`: sin and cos already passed for another input of the same seq and head_dim (rope_qk's
+    k after its q), so only x's own checks run: each costs the host a call's worth of attribute reads.
+    """
+    require_tensor(name, x)
+    if not tables_checked:
+        require_tensor("sin", sin)
+        require_tensor("cos", cos)
     if x.dim() != 4:
         raise ValueError(f"{name} must be [batch, seq, heads, head_dim]; got shape {tuple(x.shape)}")
     head_dim = x.shape[-1]
     if head_dim % 2:
         raise ValueError(f"head_dim must be even for rotate-half RoPE; got {head_dim}")
+    if tables_checked:
+        require_dtype(name, x, SUPPORTED_DTYPES)
+        if require_gpu:
+            require_cuda(name, x)
+        require_contiguous(name, x)
+        return
     seq, half = x.shape[1], head_dim // 2
     for label, table in (("sin", sin), ("cos", cos)):
         if table.dim() != 2 or table.shape[1] != half or table.shape[0] < seq:

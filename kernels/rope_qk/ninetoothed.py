@@ -119,7 +119,20 @@ def premake(
     return arrangement_, application, tensors
 
 
+# The same kernels by the call's own arguments and CONFIG's values: looked up on every call without
+# formatting the name key again (a host cost at decode, where the launch is most of the time).
+_by_call: dict[tuple, object] = {}
+
+
 def _kernel(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_dtype: torch.dtype):
+    fast = (q_heads, kv_heads, head_dim, dtype, table_dtype, *CONFIG.items())
+    kernel = _by_call.get(fast)
+    if kernel is None:
+        kernel = _by_call[fast] = _made(q_heads, kv_heads, head_dim, dtype, table_dtype)
+    return kernel
+
+
+def _made(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_dtype: torch.dtype):
     groups = head_groups(q_heads, kv_heads, CONFIG["head_groups"])
     settings = ", ".join(f"{name}={value}" for name, value in sorted(CONFIG.items()))
     key = (

@@ -97,9 +97,10 @@ def _check_out_pair(out, q: torch.Tensor, k: torch.Tensor) -> None:
 
 
 def check_inputs(q, k, sin, cos, out=None, *, require_gpu: bool = True) -> None:
-    # Each of q and k must be a valid rope input on the same tables; then they must agree.
+    # Each of q and k must be a valid rope input on the same tables; then they must agree. The tables are
+    # checked against q; k, which must share q's seq and head_dim, is then checked for what is its own.
     check_rope_inputs(q, sin, cos, require_gpu=require_gpu, name="q")
-    check_rope_inputs(k, sin, cos, require_gpu=require_gpu, name="k")
+    check_rope_inputs(k, sin, cos, require_gpu=require_gpu, name="k", tables_checked=True)
     if k.shape[0] != q.shape[0] or k.shape[1] != q.shape[1] or k.shape[3] != q.shape[3]:
         raise ValueError(
             f"k must share q's batch, seq and head_dim: q is {tuple(q.shape)}, k is {tuple(k.shape)} "

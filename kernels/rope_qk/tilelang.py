@@ -169,7 +169,20 @@ def program(dims: tuple[int, ...], dtype: torch.dtype):
     return build(q_heads, kv_heads, head_dim, tilelang_dtype(dtype), **tiling(q_heads, kv_heads))
 
 
+# The same kernels by the call's own arguments and CONFIG's values: looked up on every call without
+# working out the tiling again (a host cost at decode, where the launch is most of the time).
+_by_call: dict[tuple, object] = {}
+
+
 def _kernel(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_dtype: torch.dtype):
+    fast = (q_heads, kv_heads, head_dim, dtype, table_dtype, *CONFIG.items())
+    kernel = _by_call.get(fast)
+    if kernel is None:
+        kernel = _by_call[fast] = _compiled(q_heads, kv_heads, head_dim, dtype, table_dtype)
+    return kernel
+
+
+def _compiled(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_dtype: torch.dtype):
     config = tiling(q_heads, kv_heads)
     key = (q_heads, kv_heads, head_dim, dtype, table_dtype, tuple(sorted(config.items())))
     if key not in _kernels:
