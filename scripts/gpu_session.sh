@@ -224,6 +224,12 @@ for s in "$@"; do
       fi ;;
     sleep:*)
       sleep "${s#sleep:}" ;;
+    host-cost)
+      # Host cost per call of every op's wrappers against F.rms_norm, in one process (scripts/host_cost.py).
+      step host-cost
+      python3 scripts/host_cost.py --backends tilelang,ninetoothed,maca_cpp --json "$LOGS/host-cost.json" \
+        ${HOST_COST_PROFILE:+--profile $HOST_COST_PROFILE} > "$LOGS/host-cost.txt" 2>&1
+      grep -E "µs/call" "$LOGS/host-cost.txt" ;;
     copy-probe)
       # Ways to copy the same bytes, on the judge's kinds of buffers (scripts/copy_probe.py).
       step copy-probe
