@@ -29,8 +29,9 @@ def require_contiguous(name: str, tensor: torch.Tensor) -> None:
 
 
 def require_cuda(name: str, tensor: torch.Tensor) -> None:
-    # MetaX MACA also reports device type "cuda" through PyTorch.
-    if tensor.device.type != "cuda":
+    # MetaX MACA also reports device type "cuda" through PyTorch. `is_cuda`, not `device.type`: every op
+    # call runs this, and building the device object costs 5x as much.
+    if not tensor.is_cuda:
         raise ValueError(
             f"{name} is on {tensor.device}; this kernel runs on a GPU: move inputs with .cuda() "
             "or use the torch backend"
@@ -38,10 +39,16 @@ def require_cuda(name: str, tensor: torch.Tensor) -> None:
 
 
 def require_same_device(names_and_tensors: dict[str, torch.Tensor]) -> None:
-    devices = {name: t.device for name, t in names_and_tensors.items()}
-    if len(set(devices.values())) > 1:
-        listing = ", ".join(f"{n} on {d}" for n, d in devices.items())
-        raise ValueError(f"inputs must be on one device; got {listing}")
+    first = None
+    for tensor in names_and_tensors.values():  # a plain loop: no set of devices built on every call
+        if first is None:
+            first = tensor.device
+        elif tensor.device != first:
+            break
+    else:
+        return
+    listing = ", ".join(f"{n} on {t.device}" for n, t in names_and_tensors.items())
+    raise ValueError(f"inputs must be on one device; got {listing}")
 
 
 def check_out(out: torch.Tensor | None, like: torch.Tensor, *, shape: tuple[int, ...] | None = None) -> None:
@@ -52,8 +59,9 @@ def check_out(out: torch.Tensor | None, like: torch.Tensor, *, shape: tuple[int,
     if out is None:
         return
     require_tensor("out", out)
-    shape = tuple(like.shape) if shape is None else tuple(shape)
-    if tuple(out.shape) != shape or out.dtype != like.dtype or out.device != like.device:
+    shape = like.shape if shape is None else tuple(shape)
+    if out.shape != shape or out.dtype != like.dtype or out.device != like.device:  # torch.Size == tuple
+        shape = tuple(shape)
         raise ValueError(
             f"out must match the result: shape {shape}, {like.dtype}, {like.device}; "
             f"got shape {tuple(out.shape)}, {out.dtype}, {out.device}"
