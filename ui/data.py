@@ -673,12 +673,7 @@ CSV_COLUMNS = (
     "gbps",
     "fraction_of_copy",
     "copy_gbps",
-    "incumbent_us",
-    "torch_us",
-    "compiled_us",
-    "liger_us",
-    "native_us",
-    "roofline_us",
+    *(f"{contestant}_us" for contestant in CONTESTANTS[1:]),  # the columns _scope_fields fills
     *(f"speedup_vs_{a}{end}" for a in _RATIOS for end in ("", "_low", "_high")),
     "self_reported_us",
     "errors",
