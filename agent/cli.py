@@ -747,7 +747,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ops", nargs="+", choices=OPERATORS)
     p.add_argument("--backends", nargs="+", default=list(OPTIMIZABLE_BACKENDS), choices=BACKENDS)
     p.add_argument("--out", help="results folder (default: benchmarks/results)")
-    baselines(p, "all three; liger is noted as unavailable where liger-kernel is not installed")
+    baselines(p, "all four; liger is noted as unavailable where liger-kernel is not installed")
     common(p)
     p.set_defaults(func=cmd_bench)
 

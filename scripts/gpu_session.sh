@@ -105,17 +105,16 @@ for s in "$@"; do
       python3 scripts/ncu_sample.py > "$LOGS/ncu-sample.csv" 2> "$LOGS/ncu-sample.err"; tail -3 "$LOGS/ncu-sample.err"
       wc -l "$LOGS/ncu-sample.csv" ;;
     variant:*)
-      # variant:OP:BACKEND:KEY=VALUE[,KEY=VALUE...] (or + between them inside detach:): the shipped kernel, then the same file with those
-      # CONFIG values (agent eval --set), timed in two evaluations; both records come back.
+      # variant:OP:BACKEND:KEY=VALUE[,KEY=VALUE...] (or + between them inside detach:): the kernel file with those
+      # CONFIG values (agent eval --set) timed in turn with the shipped file (--against), as agent optimize
+      # times a candidate against its best: the record has the paired ratios and the acceptance verdict.
       IFS=: read -r _ op backend settings <<< "$s"
       sets=(); for kv in ${settings//[,+]/ }; do sets+=(--set "$kv"); done
       tag="$op-$backend-${settings//[,+=]/_}"
-      step "variant $op $backend: shipped vs $settings"
-      python3 -m agent eval "$op" --backend "$backend" --json "$LOGS/variant-$tag-shipped.json" \
-        > "$LOGS/variant-$tag-shipped.txt" 2>&1
-      python3 -m agent eval "$op" --backend "$backend" "${sets[@]}" --json "$LOGS/variant-$tag.json" \
-        > "$LOGS/variant-$tag.txt" 2>&1
-      tail -n 2 "$LOGS/variant-$tag-shipped.txt" "$LOGS/variant-$tag.txt" ;;
+      step "variant $op $backend: $settings against the shipped file"
+      python3 -m agent eval "$op" --backend "$backend" "${sets[@]}" --against "kernels/$op/$backend.py" \
+        --json "$LOGS/variant-$tag.json" > "$LOGS/variant-$tag.txt" 2>&1
+      tail -n 6 "$LOGS/variant-$tag.txt" ;;
     aa:*)
       # aa:OP:BACKEND[:N] -- A/A checks of the judge: the shipped kernel against itself N times (default 1),
       # each batch of one timed in the same round as one of the other. Every shape should be near 1.00x.

@@ -26,7 +26,7 @@ import torch
 from ninetoothed import Tensor
 
 from kernels.add_rms_norm.spec import SPEC
-from kernels.ninetoothed_support import interpreting, ninetoothed_dtype
+from kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
 from kernels.spec import dtype_name
 
 # rms_norm's measured choice (H200, bf16: 4 warps 3.9 TB/s at 32768x2048, 8 warps 3.0); not yet timed here.
@@ -80,11 +80,14 @@ def _kernel(hidden: int, dtype: torch.dtype):
     settings = f"num_warps={CONFIG['num_warps']}, num_stages={CONFIG['num_stages']}"
     key = f"add_rms_norm[{dtype_name(dtype)}, block_n={block_n}, {settings}]"
     if key not in _kernels:
-        _kernels[key] = ninetoothed.make(
-            *premake(dtype, block_n),
-            kernel_name="add_rms_norm",
-            num_warps=CONFIG["num_warps"],
-            num_stages=CONFIG["num_stages"],
+        # Launched from a plan per shape after the first call (host cost: see CachedLauncher).
+        _kernels[key] = CachedLauncher(
+            ninetoothed.make(
+                *premake(dtype, block_n),
+                kernel_name="add_rms_norm",
+                num_warps=CONFIG["num_warps"],
+                num_stages=CONFIG["num_stages"],
+            )
         )
     return _kernels[key]
 

@@ -33,7 +33,7 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
-from kernels.ninetoothed_support import interpreting, ninetoothed_dtype
+from kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
 from kernels.rms_norm.spec import SPEC
 from kernels.spec import dtype_name
 
@@ -121,11 +121,14 @@ def _kernel(hidden: int, dtype: torch.dtype):
     name = "rms_norm_chunked" if chunked else "rms_norm"
     key = f"{name}[{dtype_name(dtype)}, block_n={block_n}, {settings}]"
     if key not in _kernels:
-        _kernels[key] = ninetoothed.make(
-            *premake(dtype, block_n, chunked),
-            kernel_name=name,
-            num_warps=CONFIG["num_warps"],
-            num_stages=CONFIG["num_stages"],
+        # Launched from a plan per shape after the first call (host cost: see CachedLauncher).
+        _kernels[key] = CachedLauncher(
+            ninetoothed.make(
+                *premake(dtype, block_n, chunked),
+                kernel_name=name,
+                num_warps=CONFIG["num_warps"],
+                num_stages=CONFIG["num_stages"],
+            )
         )
     return _kernels[key]
 

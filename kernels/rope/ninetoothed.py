@@ -28,7 +28,7 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
-from kernels.ninetoothed_support import interpreting, ninetoothed_dtype
+from kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
 from kernels.rope.spec import SPEC
 from kernels.spec import dtype_name
 
@@ -127,11 +127,14 @@ def _kernel(head_dim: int, dtype: torch.dtype, tokens: int, table_dtype: torch.d
     tables = dtype_name(table_dtype)
     key = f"rope[head_dim={head_dim}, {dtype_name(dtype)}, tables {tables}, {settings}]"  # equal tilings: one kernel
     if key not in _kernels:
-        _kernels[key] = ninetoothed.make(
-            *premake(head_dim, dtype, config["block_tokens"], config["block_heads"], table_dtype),
-            kernel_name="rope",
-            num_warps=config["num_warps"],
-            num_stages=config["num_stages"],
+        # Launched from a plan per shape after the first call (host cost: see CachedLauncher).
+        _kernels[key] = CachedLauncher(
+            ninetoothed.make(
+                *premake(head_dim, dtype, config["block_tokens"], config["block_heads"], table_dtype),
+                kernel_name="rope",
+                num_warps=config["num_warps"],
+                num_stages=config["num_stages"],
+            )
         )
     return _kernels[key]
 

@@ -28,7 +28,7 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
-from kernels.ninetoothed_support import interpreting, ninetoothed_dtype
+from kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
 from kernels.rope_qk.spec import SPEC, head_groups
 from kernels.spec import dtype_name
 
@@ -140,11 +140,14 @@ def _made(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_
         f"tables {dtype_name(table_dtype)}, {settings}]"
     )
     if key not in _kernels:
-        _kernels[key] = ninetoothed.make(
-            *premake(q_heads, kv_heads, head_dim, dtype, CONFIG["block_tokens"], groups, table_dtype),
-            kernel_name="rope_qk",
-            num_warps=CONFIG["num_warps"],
-            num_stages=CONFIG["num_stages"],
+        # Launched from a plan per shape after the first call (host cost: see CachedLauncher).
+        _kernels[key] = CachedLauncher(
+            ninetoothed.make(
+                *premake(q_heads, kv_heads, head_dim, dtype, CONFIG["block_tokens"], groups, table_dtype),
+                kernel_name="rope_qk",
+                num_warps=CONFIG["num_warps"],
+                num_stages=CONFIG["num_stages"],
+            )
         )
     return _kernels[key]
 

@@ -25,7 +25,7 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
-from kernels.ninetoothed_support import interpreting, ninetoothed_dtype
+from kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
 from kernels.silu_mul.spec import SPEC
 from kernels.spec import dtype_name
 
@@ -68,11 +68,14 @@ def _kernel(dtype: torch.dtype):
     settings = ", ".join(f"{name}={value}" for name, value in sorted(CONFIG.items()))
     key = f"silu_mul[{dtype_name(dtype)}, {settings}]"
     if key not in _kernels:
-        _kernels[key] = ninetoothed.make(
-            *premake(dtype, CONFIG["block_rows"], CONFIG["block_cols"]),
-            kernel_name="silu_mul",
-            num_warps=CONFIG["num_warps"],
-            num_stages=CONFIG["num_stages"],
+        # Launched from a plan per shape after the first call (host cost: see CachedLauncher).
+        _kernels[key] = CachedLauncher(
+            ninetoothed.make(
+                *premake(dtype, CONFIG["block_rows"], CONFIG["block_cols"]),
+                kernel_name="silu_mul",
+                num_warps=CONFIG["num_warps"],
+                num_stages=CONFIG["num_stages"],
+            )
         )
     return _kernels[key]
 
