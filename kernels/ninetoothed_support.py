@@ -37,7 +37,12 @@ def interpreting() -> bool:
 def launch_hooks_set() -> bool:
     """Whether a profiler (Triton's proton) hooks launches: the cached path would bypass its hooks."""
     runtime = _triton_runtime_knobs()
-    return runtime is None or runtime.launch_enter_hook is not None or runtime.launch_exit_hook is not None
+    return runtime is None or _hooked(runtime.launch_enter_hook) or _hooked(runtime.launch_exit_hook)
+
+
+def _hooked(hook: Any) -> bool:
+    calls = getattr(hook, "calls", None)  # Triton 3.6: always a HookChain, empty unless a profiler added to it
+    return bool(calls) if calls is not None else hook is not None
 
 
 @functools.cache
