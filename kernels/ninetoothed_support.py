@@ -166,8 +166,10 @@ def plan_key(inputs: tuple) -> tuple:
 def plan_from_call(calls: list, inputs: tuple, jit_function: Any) -> tuple[_Plan | None, str | None]:
     """The plan for a recorded launcher call; else None, with the reason none of its calls can be planned.
 
-    (None, None): this call cannot be planned (an input passed twice), others of the kernel can.
+    (None, None): this call cannot be planned (no launch, an input passed twice), others of the kernel can.
     """
+    if not calls:
+        return None, None  # nothing launched (an empty grid): the next call of the key records again
     if len(calls) != 1:
         return None, f"the launcher made {len(calls)} kernel launches, not one"
     grid, args, _, compiled = calls[0]

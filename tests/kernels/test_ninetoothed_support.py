@@ -117,6 +117,17 @@ def test_one_tensor_passed_twice_is_never_replayed_into_two(launcher):
     assert len(jit.launches) == 2 and cached.fallback_reason is None
 
 
+def test_a_call_that_launches_nothing_is_not_planned_and_does_not_give_up(launcher):
+    _, _ = launcher
+    source = LAUNCHER_SOURCE.replace("    scale[", "    if n:\n        scale[")
+    jit = FakeJIT()
+    cached = support.CachedLauncher(FakeHandle(jit, source))
+    cached(torch.randn(4, 8), torch.empty(4, 8), 2.0, 0)
+    assert cached.fallback_reason is None and not cached._plans
+    cached(torch.randn(4, 8), torch.empty(4, 8), 2.0, 8)
+    assert len(cached._plans) == 1
+
+
 def test_a_launcher_it_cannot_replay_runs_through_ninetoothed_with_the_reason(monkeypatch, launcher):
     _, _ = launcher
     twice = LAUNCHER_SOURCE + "    scale[lambda meta: (1,)](x, x.size(0), x.stride(0), out, factor, n)\n"
