@@ -67,3 +67,35 @@ def check_out(out: torch.Tensor | None, like: torch.Tensor, *, shape: tuple[int,
             f"got shape {tuple(out.shape)}, {out.dtype}, {out.device}"
         )
     require_contiguous("out", out)
+
+
+def check_out_pair(
+    out, likes: tuple[torch.Tensor, torch.Tensor], names: tuple[str, str], like_names: tuple[str, str], pair: str
+) -> None:
+    """`out=` of an op with two results: a pair of contiguous buffers, each like its tensor in `likes`.
+
+    `names` are the results' names (out[0] is `names[0]`), `like_names` what the messages call each of
+    `likes`, `pair` how they name the pair (e.g. "(q_out, k_out)"). The two may not be the same memory.
+    Labels are built only for a message: this runs on every call of the op.
+    """
+    if out is None:
+        return
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        raise TypeError(f"out must be a {pair} pair of tensors, got {type(out).__name__}")
+    first, second = out
+    _check_out_buffer(0, first, likes[0], names, like_names)
+    _check_out_buffer(1, second, likes[1], names, like_names)
+    if first.numel() and second.numel() and first.data_ptr() == second.data_ptr():
+        raise ValueError(f"out's {names[0]} and {names[1]} buffers are the same memory; pass two separate tensors")
+
+
+def _check_out_buffer(index: int, buffer, like: torch.Tensor, names: tuple[str, str], like_names) -> None:
+    if not isinstance(buffer, torch.Tensor):
+        require_tensor(f"out[{index}] ({names[index]})", buffer)
+    if buffer.shape != like.shape or buffer.dtype != like.dtype or buffer.device != like.device:
+        raise ValueError(
+            f"out[{index}] ({names[index]}) must match {like_names[index]}: shape {tuple(like.shape)}, "
+            f"{like.dtype}, {like.device}; got shape {tuple(buffer.shape)}, {buffer.dtype}, {buffer.device}"
+        )
+    if not buffer.is_contiguous():
+        require_contiguous(f"out[{index}] ({names[index]})", buffer)

@@ -30,6 +30,7 @@ from kernels.rms_norm.spec import HIDDEN_SHAPES, LLAMA_EPS, random_hidden_shape
 from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec, Tolerance, hazard_rows
 from kernels.validation import (
     SUPPORTED_DTYPES,
+    check_out_pair,
     require_contiguous,
     require_cuda,
     require_dtype,
@@ -69,24 +70,6 @@ def bytes_moved(dims: tuple[int, ...], dtype: torch.dtype) -> int:
     return (4 * rows * hidden + hidden) * element
 
 
-def _check_out_pair(out, x: torch.Tensor) -> None:
-    if out is None:
-        return
-    if not isinstance(out, (tuple, list)) or len(out) != len(OUTPUTS):
-        raise TypeError(f"out must be a (sum, normed) pair of tensors, got {type(out).__name__}")
-    for name, buffer in zip(OUTPUTS, out, strict=True):
-        label = f"out[{OUTPUTS.index(name)}] ({name})"
-        require_tensor(label, buffer)
-        if buffer.shape != x.shape or buffer.dtype != x.dtype or buffer.device != x.device:
-            raise ValueError(
-                f"{label} must match x: shape {tuple(x.shape)}, {x.dtype}, {x.device}; "
-                f"got shape {tuple(buffer.shape)}, {buffer.dtype}, {buffer.device}"
-            )
-        require_contiguous(label, buffer)
-    if out[0].numel() and out[0].data_ptr() == out[1].data_ptr():
-        raise ValueError("out's sum and normed buffers are the same memory; pass two separate tensors")
-
-
 def check_inputs(x, residual, weight, eps, out=None, *, require_gpu: bool = True) -> None:
     require_tensor("x", x)
     require_tensor("residual", residual)
@@ -113,7 +96,8 @@ def check_inputs(x, residual, weight, eps, out=None, *, require_gpu: bool = True
     require_contiguous("x", x)
     require_contiguous("residual", residual)
     require_contiguous("weight", weight)
-    _check_out_pair(out, x)
+    # Messages call the buffers sum and normed, and what each must match x.
+    check_out_pair(out, (x, x), OUTPUTS, ("x", "x"), "(sum, normed)")
 
 
 def hazards(x, residual, weight, eps):

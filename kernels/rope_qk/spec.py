@@ -32,7 +32,7 @@ from kernels.rope.spec import camp_tables, rope_tables
 from kernels.rope.spec import check_inputs as check_rope_inputs
 from kernels.rope.spec import reference as rope_reference
 from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec, hazard_rows
-from kernels.validation import require_contiguous, require_tensor
+from kernels.validation import check_out_pair
 
 OUTPUTS = ("q", "k")
 
@@ -78,24 +78,6 @@ def bytes_moved(dims: tuple[int, ...], dtype: torch.dtype) -> int:
     return 2 * batch * seq * (q_heads + kv_heads) * head_dim * element + tables
 
 
-def _check_out_pair(out, q: torch.Tensor, k: torch.Tensor) -> None:
-    if out is None:
-        return
-    if not isinstance(out, (tuple, list)) or len(out) != len(OUTPUTS):
-        raise TypeError(f"out must be a (q_out, k_out) pair of tensors, got {type(out).__name__}")
-    for index, (buffer, like) in enumerate(zip(out, (q, k), strict=True)):
-        label = f"out[{index}] ({OUTPUTS[index]})"
-        require_tensor(label, buffer)
-        if buffer.shape != like.shape or buffer.dtype != like.dtype or buffer.device != like.device:
-            raise ValueError(
-                f"{label} must match {OUTPUTS[index]}: shape {tuple(like.shape)}, {like.dtype}, {like.device}; "
-                f"got shape {tuple(buffer.shape)}, {buffer.dtype}, {buffer.device}"
-            )
-        require_contiguous(label, buffer)
-    if out[0].numel() and out[1].numel() and out[0].data_ptr() == out[1].data_ptr():
-        raise ValueError("out's q and k buffers are the same memory; pass two separate tensors")
-
-
 def check_inputs(q, k, sin, cos, out=None, *, require_gpu: bool = True) -> None:
     # Each of q and k must be a valid rope input on the same tables; then they must agree. The tables are
     # checked against q; k, which must share q's seq and head_dim, is then checked for what is its own.
@@ -112,7 +94,7 @@ def check_inputs(q, k, sin, cos, out=None, *, require_gpu: bool = True) -> None:
         raise ValueError(f"k has dtype {k.dtype} but q has {q.dtype}; cast one of them")
     if k.device != q.device:
         raise ValueError(f"q is on {q.device} but k is on {k.device}; move them to one device")
-    _check_out_pair(out, q, k)
+    check_out_pair(out, (q, k), OUTPUTS, OUTPUTS, "(q_out, k_out)")
 
 
 def _shapes() -> tuple[NamedShape, ...]:
