@@ -148,8 +148,10 @@ def rope(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, *, out: torch.Te
     batch, seq, _, head_dim = x.shape
     # Views, not copies: a zero batch stride lets the kernel index tables by flattened token.
     # The first seq rows (a model may pass longer tables), seen once per batch (a zero stride: no copy).
-    sin_view = sin[:seq].expand(batch, seq, head_dim // 2)
-    cos_view = cos[:seq].expand(batch, seq, head_dim // 2)
+    if sin.shape[0] != seq:  # a slice only when needed: each view costs the host about a microsecond
+        sin, cos = sin[:seq], cos[:seq]
+    sin_view = sin.expand(batch, seq, head_dim // 2)
+    cos_view = cos.expand(batch, seq, head_dim // 2)
     _kernel(head_dim, x.dtype, batch * seq, sin.dtype)(x, sin_view, cos_view, out)
     return out
 

@@ -164,7 +164,9 @@ def rope(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, *, out: torch.Te
     batch, seq, heads, head_dim = x.shape
     kernel = _kernel(heads, head_dim, x.dtype, batch * seq, sin.dtype)
     # The first seq rows (a model may pass longer tables): the program's positions wrap at the table's length.
-    kernel(x.view(-1, head_dim), sin[:seq], cos[:seq], out.view(-1, head_dim))
+    if sin.shape[0] != seq:  # a slice only when needed: each view costs the host about a microsecond
+        sin, cos = sin[:seq], cos[:seq]
+    kernel(x.view(-1, head_dim), sin, cos, out.view(-1, head_dim))
     return out
 
 

@@ -168,8 +168,10 @@ def rope_qk(
         return out
     batch, seq, q_heads, head_dim = q.shape
     # Views, not copies: a zero batch stride lets the kernel index tables by flattened token.
-    sin_view = sin[:seq].expand(batch, seq, head_dim // 2)  # the first seq rows: a model may pass longer tables
-    cos_view = cos[:seq].expand(batch, seq, head_dim // 2)
+    if sin.shape[0] != seq:  # the first seq rows: a model may pass longer tables (sliced only then: a view costs)
+        sin, cos = sin[:seq], cos[:seq]
+    sin_view = sin.expand(batch, seq, head_dim // 2)
+    cos_view = cos.expand(batch, seq, head_dim // 2)
     _kernel(q_heads, k.shape[2], head_dim, q.dtype, sin.dtype)(q, k, sin_view, cos_view, q_out, k_out)
     return out
 
