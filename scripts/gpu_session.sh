@@ -6,7 +6,9 @@
 # call stopped at its time limit still returns what the last finished step packed).
 #
 # Optimisation runs start detached (setsid), so they outlive a call as long as the machine is
-# held; `wait-runs` (or `wait-all`) waits for them in a later call and packs their run folders:
+# held; `wait-runs` (or `wait-all`) waits for them in a later call and packs their run folders.
+# The device tool gives a machine back 30 s after a call ends (idle_release_s): a detached step
+# dies with it unless the next call comes sooner (the ninth session lost a bench that way).
 #   bash scripts/gpu_session.sh "optimize:rope:tilelang:20:0" "optimize:rms_norm:tilelang:20:1" wait-runs
 # An A/B of CONFIG values against the shipped kernel (agent eval --set):
 #   bash scripts/gpu_session.sh "variant:rope:tilelang:copy_tiles=True,small_copy_tiles=True"
