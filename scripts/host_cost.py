@@ -10,6 +10,10 @@ alone, and the op through `kernels.registry.operator` as model code calls it. A 
 (the shipped kernels), not a verdict: the judge's eager scope is the ruler for candidates.
 
     python scripts/host_cost.py --json host-cost.json [--ops rms_norm,rope] [--backends tilelang,ninetoothed]
+
+`--checks-only` times just each op's `check_inputs` with `out=`, on CPU tensors and without a GPU: the
+checks are plain Python on tensor metadata, so this is the quick loop for changing them on any machine
+(figures from one machine compare with each other only; there is no `F.rms_norm` ratio).
 """
 
 from __future__ import annotations
@@ -37,12 +41,17 @@ def _shape(op: str):
     return next(s for s in spec.shapes if s.name == name)
 
 
+def _sync() -> None:
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+
+
 def _per_call_us(fn, calls: int) -> float:
-    torch.cuda.synchronize()
+    _sync()
     start = time.perf_counter()
     for _ in range(calls):
         fn()
-    torch.cuda.synchronize()
+    _sync()
     return (time.perf_counter() - start) / calls * 1e6
 
 
@@ -64,6 +73,19 @@ def _contestants(ops: list[str], backends: list[str]) -> dict[str, object]:
             model = registry.operator(op, backend)
             out[f"{op}/{backend}"] = lambda fn=fn, args=args, result=result: fn(*args, out=result)
             out[f"{op}/{backend}/operator"] = lambda model=model, args=args, result=result: model(*args, out=result)
+    return out
+
+
+def _check_contestants(ops: list[str]) -> dict[str, object]:
+    """Each op's `check_inputs` with `out=`, as a model calls the op, on CPU tensors (`require_gpu=False`)."""
+    out: dict[str, object] = {}
+    for op in ops:
+        spec = registry.spec(op)
+        args = spec.make_inputs(_shape(op).dims, torch.bfloat16, 1, "cpu")
+        buffers = spec.empty_out(args)
+        out[f"{op}/check_inputs+out"] = lambda spec=spec, args=args, buffers=buffers: spec.check_inputs(
+            *args, buffers, require_gpu=False
+        )
     return out
 
 
@@ -98,10 +120,14 @@ def main() -> None:
     parser.add_argument("--backends", default="tilelang,ninetoothed")
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--profile", default="", help="NAME,NAME...: where these contestants' host time goes")
+    parser.add_argument("--checks-only", action="store_true", help="only the input checks, on CPU tensors")
     options = parser.parse_args()
     ops, backends = options.ops.split(","), options.backends.split(",")
+    if options.checks_only:
+        backends = []
 
-    contestants = _contestants(ops, backends)
+    contestants = _check_contestants(ops) if options.checks_only else _contestants(ops, backends)
+    calls = CALLS * 10 if options.checks_only else CALLS  # a check takes a few µs: longer samples
     for name in filter(None, options.profile.split(",")):
         _profile(name, contestants[name])
     for fn in contestants.values():  # warm: first calls compile, allocate and fill caches
@@ -113,7 +139,7 @@ def main() -> None:
             samples[f"{name}/through-tilelang-wrapper"] = []
     for _ in range(ROUNDS):
         for name, fn in contestants.items():
-            samples[name].append(_per_call_us(fn, CALLS))
+            samples[name].append(_per_call_us(fn, calls))
         # The same TileLang calls through TileLang's own Python wrapper, as before `enter_directly`.
         for kernel, _ in entries:
             kernel.torch_function = kernel.adapter.func
@@ -122,7 +148,7 @@ def main() -> None:
                 samples[f"{name}/through-tilelang-wrapper"].append(_per_call_us(fn, CALLS))
         for kernel, entry in entries:
             kernel.torch_function = entry
-    ruler = statistics.median(samples["F.rms_norm"])
+    ruler = statistics.median(samples["F.rms_norm"]) if "F.rms_norm" in samples else None
     results = {}
     for name, values in samples.items():
         values.sort()
@@ -131,15 +157,19 @@ def main() -> None:
             "median_us": round(median, 2),
             "p10_us": round(values[len(values) // 10], 2),
             "p90_us": round(values[(9 * len(values)) // 10], 2),
-            "vs_F.rms_norm": round(median / ruler, 2),
         }
+        if ruler is None:
+            print(f"{name:34s} {median:7.2f} µs/call")
+            continue
+        results[name]["vs_F.rms_norm"] = round(median / ruler, 2)
         print(f"{name:34s} {median:7.2f} µs/call  {median / ruler:5.2f}x F.rms_norm")
+    what = "spec.check_inputs(*args, out) on CPU tensors" if options.checks_only else "wall clock of back-to-back calls"
     record = {
-        "what": "host cost per call: wall clock of back-to-back calls at each op's decode1 shape, bf16",
+        "what": f"host cost per call: {what} at each op's decode1 shape, bf16",
         "model": MODEL,
-        "calls_per_round": CALLS,
+        "calls_per_round": calls,
         "rounds": ROUNDS,
-        "device": torch.cuda.get_device_name(),
+        "device": torch.cuda.get_device_name() if torch.cuda.is_available() else "cpu",
         "torch": torch.__version__,
         "host": platform.processor() or platform.machine(),
         "results": results,
