@@ -138,12 +138,12 @@ class _Recorder:
 
     def __init__(self, jit_function: Any) -> None:
         self._jit = jit_function
-        self.calls: list[tuple[Any, tuple, dict, Any]] = []
+        self.calls: list[tuple[Any, tuple, Any]] = []  # (grid, positional arguments, compiled kernel)
 
     def __getitem__(self, grid: Any) -> Any:
         def launch(*args: Any, **kwargs: Any) -> Any:
             compiled = self._jit[grid](*args, **kwargs)
-            self.calls.append((grid, args, kwargs, compiled))
+            self.calls.append((grid, args, compiled))
             return compiled
 
         return launch
@@ -172,7 +172,7 @@ def plan_from_call(calls: list, inputs: tuple, jit_function: Any) -> tuple[_Plan
         return None, None  # nothing launched (an empty grid): the next call of the key records again
     if len(calls) != 1:
         return None, f"the launcher made {len(calls)} kernel launches, not one"
-    grid, args, _, compiled = calls[0]
+    grid, args, compiled = calls[0]
     if getattr(jit_function, "constexprs", None):
         return None, "the kernel has constexpr parameters"
     if len(args) != len(getattr(jit_function, "arg_names", ())):

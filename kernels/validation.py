@@ -89,7 +89,9 @@ def check_out_pair(
         raise ValueError(f"out's {names[0]} and {names[1]} buffers are the same memory; pass two separate tensors")
 
 
-def _check_out_buffer(index: int, buffer, like: torch.Tensor, names: tuple[str, str], like_names) -> None:
+def _check_out_buffer(
+    index: int, buffer, like: torch.Tensor, names: tuple[str, str], like_names: tuple[str, str]
+) -> None:
     if not isinstance(buffer, torch.Tensor):
         require_tensor(f"out[{index}] ({names[index]})", buffer)
     if buffer.shape != like.shape or buffer.dtype != like.dtype or buffer.device != like.device:
