@@ -231,6 +231,22 @@ for s in "$@"; do
       python3 scripts/host_cost.py --backends tilelang,ninetoothed,maca_cpp --json "$LOGS/host-cost.json" \
         ${HOST_COST_PROFILE:+--profile $HOST_COST_PROFILE} > "$LOGS/host-cost.txt" 2>&1
       grep -E "µs/call" "$LOGS/host-cost.txt" ;;
+    sweep:*)
+      # sweep:OP:BACKEND:SHAPES:FILE -- the tilings listed in FILE (scripts/sweeps/) timed in one process
+      # (scripts/tiling_sweep.py): self-reported, a shortlist for a paired `variant:` evaluation.
+      IFS=: read -r _ op backend shapes file <<< "$s"
+      tag="$op-$backend-$(basename "$file" .txt)"
+      step "sweep $op $backend $shapes ($file)"
+      python3 scripts/tiling_sweep.py "$op" --backend "$backend" --shapes "$shapes" --configs-file "$file" \
+        --json "$LOGS/sweep-$tag.json" > "$LOGS/sweep-$tag.txt" 2>&1
+      tail -n 16 "$LOGS/sweep-$tag.txt" ;;
+    perf-stat)
+      # Whether this host exposes CPU hardware counters (an instruction-count ruler for the eager scope).
+      step perf-stat
+      { uname -r; command -v perf || echo "no perf binary";
+        echo "perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid)";
+        ls /sys/bus/event_source/devices/ 2>&1; dmesg 2>/dev/null | grep -i -m3 pmu; } > "$LOGS/perf-stat.txt" 2>&1
+      cat "$LOGS/perf-stat.txt" ;;
     copy-probe)
       # Ways to copy the same bytes, on the judge's kinds of buffers (scripts/copy_probe.py).
       step copy-probe

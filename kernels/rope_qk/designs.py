@@ -18,7 +18,7 @@ DESIGNS: dict[str, list[Design]] = {
             "a block per head group for decode",
             "8 head groups, 1 token per 64-thread block: an 8B decode1 call runs 8 blocks, not 1, so more SMs "
             "read its 10 KB of q and k",
-            {"head_groups": 8, "block_tokens": 1, "threads": 64},
+            {"small_head_groups": 8, "small_block_tokens": 1, "small_threads": 64},
         ),
         Design(
             "copied tiles, 16-byte loads",

@@ -11,8 +11,9 @@ block more heads per table row. Each thread handles (token, head, j) triples of
 the first half, reading x[.., j] and x[.., j + half] and the fp32 tables at the
 token's position (token % seq), doing fp32 math and rounding once on store. The
 token count and seq are dynamic: one compiled kernel serves every token count
-for a given (q_heads, kv_heads, head_dim, dtype, config); tokens past the end
-are masked.
+of a size class (decode calls of at most SMALL_TOKENS tokens with the small_*
+tiling, prefill with the rest) for a given (q_heads, kv_heads, head_dim, dtype,
+config); tokens past the end are masked.
 
 `copy_tiles` moves q, k and their outputs through register tiles with T.copy,
 as rope's TileLang kernel can: in one T.Parallel loop the fp32 tables cap the
@@ -28,17 +29,38 @@ import torch
 from kernels.rope_qk.spec import SPEC, head_groups
 from kernels.tilelang_support import compile_kernel, on_cpu, tilelang_dtype
 
+# Calls of at most SMALL_TOKENS tokens (decode) use the small_* tiling, larger ones (prefill) the
+# rest, as rope's kernel does: one tiling for every shape had to serve both, and the one that won
+# overall left 1B prefill at 0.50-0.55 of copy (benchmarks/results/nvidia-h200/rope_qk.md).
+SMALL_TOKENS = 256
+
 # One token per 64-thread block, heads in 8 groups (an 8B decode1 call still runs 8 blocks): found
 # by `agent optimize rope_qk --backend tilelang` on the H200 (examples/runs/20261129-174818-rope_qk-
-# tilelang-5e5f, the catalogue's decode design; median shape 0.63 -> 0.83 of copy, 8 iterations).
-CONFIG = {"block_tokens": 1, "head_groups": 8, "threads": 64, "copy_tiles": False}
+# tilelang-5e5f, the catalogue's decode design; median shape 0.63 -> 0.83 of copy, 8 iterations),
+# when one tiling served every size; the prefill values start from it.
+CONFIG = {
+    "block_tokens": 1,
+    "head_groups": 8,
+    "threads": 64,
+    "copy_tiles": False,
+    "small_block_tokens": 1,
+    "small_head_groups": 8,
+    "small_threads": 64,
+    "small_copy_tiles": False,
+}
 
 SEARCH_SPACE = {
     "block_tokens": [1, 2, 4, 8, 16, 32],
     "head_groups": [1, 2, 4, 8],
     "threads": [64, 128, 256, 512],
     "copy_tiles": [False, True],
+    "small_block_tokens": [1, 2, 4, 8],
+    "small_head_groups": [1, 2, 4, 8],
+    "small_threads": [32, 64, 128, 256],
+    "small_copy_tiles": [False, True],
 }
+
+TILING_KEYS = ("block_tokens", "head_groups", "threads", "copy_tiles")
 
 _kernels: dict[tuple, object] = {}
 
@@ -152,39 +174,36 @@ def _tile_fits(elements: int, threads: int) -> bool:
     return elements <= threads or (rest == 0 and per_thread & (per_thread - 1) == 0)
 
 
-def tiling(q_heads: int, kv_heads: int) -> dict[str, int]:
-    """build()'s tiling arguments for these head counts."""
-    groups = head_groups(q_heads, kv_heads, CONFIG["head_groups"])
-    return {
-        "block_tokens": CONFIG["block_tokens"],
-        "groups": groups,
-        "threads": CONFIG["threads"],
-        "copy_tiles": CONFIG["copy_tiles"],
-    }
+def tiling(q_heads: int, kv_heads: int, tokens: int) -> dict[str, int]:
+    """build()'s tiling arguments for these head counts on a call of `tokens` tokens (batch * seq)."""
+    prefix = "small_" if tokens <= SMALL_TOKENS else ""
+    config = {key: CONFIG[prefix + key] for key in TILING_KEYS}
+    groups = head_groups(q_heads, kv_heads, config.pop("head_groups"))
+    return {**config, "groups": groups}
 
 
 def program(dims: tuple[int, ...], dtype: torch.dtype):
     """The program `rope_qk` compiles for a shape's dims (batch, seq, q_heads, kv_heads, head_dim)."""
-    _batch, _seq, q_heads, kv_heads, head_dim = dims
-    return build(q_heads, kv_heads, head_dim, tilelang_dtype(dtype), **tiling(q_heads, kv_heads))
+    batch, seq, q_heads, kv_heads, head_dim = dims
+    return build(q_heads, kv_heads, head_dim, tilelang_dtype(dtype), **tiling(q_heads, kv_heads, batch * seq))
 
 
-# The same kernels by the call's own arguments and CONFIG's values: looked up on every call without
-# working out the tiling again (a host cost at decode, where the launch is most of the time).
+# The same kernels by the call's own arguments, size class and CONFIG's values: looked up on every call
+# without working out the tiling again (a host cost at decode, where the launch is most of the time).
 _by_call: dict[tuple, object] = {}
 
 
-def _kernel(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_dtype: torch.dtype):
-    fast = (q_heads, kv_heads, head_dim, dtype, table_dtype, *CONFIG.items())
+def _kernel(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_dtype: torch.dtype, tokens: int):
+    fast = (q_heads, kv_heads, head_dim, dtype, table_dtype, tokens <= SMALL_TOKENS, *CONFIG.items())
     kernel = _by_call.get(fast)
     if kernel is None:
-        kernel = _by_call[fast] = _compiled(q_heads, kv_heads, head_dim, dtype, table_dtype)
+        kernel = _by_call[fast] = _compiled(q_heads, kv_heads, head_dim, dtype, table_dtype, tokens)
     return kernel
 
 
-def _compiled(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_dtype: torch.dtype):
-    config = tiling(q_heads, kv_heads)
-    key = (q_heads, kv_heads, head_dim, dtype, table_dtype, tuple(sorted(config.items())))
+def _compiled(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_dtype: torch.dtype, tokens: int):
+    config = tiling(q_heads, kv_heads, tokens)
+    key = (q_heads, kv_heads, head_dim, dtype, table_dtype, tuple(sorted(config.items())))  # equal tilings share one
     if key not in _kernels:
         tables = tilelang_dtype(table_dtype)
         _kernels[key] = compile_kernel(
@@ -201,8 +220,8 @@ def rope_qk(q: torch.Tensor, k: torch.Tensor, sin: torch.Tensor, cos: torch.Tens
         return out
     q_out, k_out = out
     head_dim = q.shape[-1]
-    kernel = _kernel(q.shape[2], k.shape[2], head_dim, q.dtype, sin.dtype)
     seq, tokens = q.shape[1], q.shape[0] * q.shape[1]
+    kernel = _kernel(q.shape[2], k.shape[2], head_dim, q.dtype, sin.dtype, tokens)
     if sin.shape[0] != seq:  # the first seq rows (a model may pass longer tables): positions wrap at the table's length
         sin, cos = sin[:seq], cos[:seq]  # sliced only then: each view costs the host about a microsecond
     kernel(

@@ -52,8 +52,9 @@ assert set(OTHER_TILING_DIMS) <= set(ROPE_QK_DIMS)
 
 @pytest.mark.parametrize("config", [pytest.param(c, id=f"rope_qk-{name}") for name, c in ROPE_QK_CONFIGS.items()])
 def test_matches_the_reference_on_the_c_target(on_cpu, config):
-    for key, value in config.items():
+    for key, value in config.items():  # both size classes: OTHER_TILING_DIMS are all decode-sized
         on_cpu.setitem(rope_qk_tl.CONFIG, key, value)
+        on_cpu.setitem(rope_qk_tl.CONFIG, "small_" + key, value)
     for dims in ROPE_QK_DIMS if not config else OTHER_TILING_DIMS:
         run_and_check(ROPE_QK_SPEC, rope_qk_tl.rope_qk, dims)
 
@@ -62,6 +63,17 @@ def test_matches_the_reference_on_the_c_target(on_cpu, config):
 @pytest.mark.parametrize(("shape", "dtype"), cases(ROPE_QK_SPEC))
 def test_matches_the_reference_on_a_gpu(shape, dtype):
     check(ROPE_QK_SPEC, rope_qk_tl.rope_qk, shape, dtype)
+
+
+def test_each_size_class_runs_its_own_tiling(on_cpu):
+    """Calls of up to SMALL_TOKENS tokens take the small_* tiling, longer ones the rest; both are right."""
+    on_cpu.setitem(rope_qk_tl.CONFIG, "block_tokens", 4)
+    on_cpu.setitem(rope_qk_tl.CONFIG, "head_groups", 1)
+    on_cpu.setattr(rope_qk_tl, "SMALL_TOKENS", 8)  # a prefill class the C target runs in a moment
+    for dims in ((1, 8, 6, 2, 64), (1, 9, 6, 2, 64)):
+        run_and_check(ROPE_QK_SPEC, rope_qk_tl.rope_qk, dims)
+    tilings = {dict(key[-1])["block_tokens"] for key in rope_qk_tl._kernels if key[:3] == (6, 2, 64)}
+    assert tilings == {rope_qk_tl.CONFIG["small_block_tokens"], 4}
 
 
 def test_allocated_outputs_are_shaped_like_q_and_k(device):
