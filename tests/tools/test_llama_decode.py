@@ -149,3 +149,46 @@ def test_iterations_that_disagree_are_named_by_row_and_token():
     message = _first_difference([[1, 2, 3], [4, 5, 6]], [[1, 2, 3], [4, 9, 6]], iteration=3)
     assert message.startswith("iteration 3 parts from iteration 1 in row 1 at generated token 1 (5 vs 9)")
     assert "--backend native" in message and "--dtype fp32" in message
+
+
+def _drifting_generator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every second generation's last token of row 0 is changed: iterations that disagree."""
+    import dataclasses
+
+    import tools.llama.decode as decode
+
+    real = decode.generator
+
+    def drifting(*args):
+        run, calls = real(*args), []
+
+        def generate_once(prompt, max_new_tokens):
+            result = run(prompt, max_new_tokens)
+            calls.append(1)
+            if len(calls) % 2 == 0:
+                rows = [list(row) for row in result.tokens]
+                rows[0][-1] += 1
+                result = dataclasses.replace(result, tokens=rows)
+            return result
+
+        return generate_once
+
+    monkeypatch.setattr(decode, "generator", drifting)  # run_inference imports it when called
+
+
+def test_bf16_iterations_that_disagree_are_recorded_and_still_timed(monkeypatch):
+    _drifting_generator(monkeypatch)
+    record = run_inference("torch", hf_config=TINY, prompt_len=4, max_new_tokens=3, iters=2, warmup=0, device="cpu")
+    assert record.iteration_drift.startswith("iteration 2 parts from iteration 1 in row 0 at generated token 2")
+    assert record.decode_tokens_per_s > 0 and len(record.decode_s) == 2
+    from tools.llama.infer import format_record
+
+    assert "drift       tokens differ across iterations (timing kept)" in format_record(record)
+
+
+def test_fp32_iterations_that_disagree_are_an_error(monkeypatch):
+    _drifting_generator(monkeypatch)
+    with pytest.raises(RuntimeError, match="different tokens across iterations: iteration 2 parts"):
+        run_inference(
+            "torch", hf_config=TINY, prompt_len=4, max_new_tokens=3, iters=2, warmup=0, device="cpu", dtype="fp32"
+        )

@@ -74,6 +74,9 @@ class InferenceRecord:
     """how decode steps ran: tools/llama/decode.DECODE_MODES."""
     prompt_rows: list[list[int]] = field(default_factory=list)
     generated_rows: list[list[int]] = field(default_factory=list)
+    iteration_drift: str | None = None
+    """bf16/fp16: where an iteration's greedy tokens parted from the first's (None: they all agreed). The
+    timing stands, since every iteration does the same work; in fp32 a drift is an error instead."""
 
 
 def random_prompt_ids(vocab_size: int, n: int, seed: int) -> list[int]:
@@ -192,10 +195,18 @@ def run_inference(
     runs = [run(prompt_ids, max_new_tokens) for _ in range(iters)]
     all_tokens = runs[0].tokens
     tokens = all_tokens[0]
-    for index, other in enumerate(runs[1:], start=2):
-        if other.tokens != all_tokens:
-            where = _first_difference(all_tokens, other.tokens, index)
-            raise RuntimeError(f"greedy decoding gave different tokens across iterations: {where}")
+    drift = next(
+        (
+            _first_difference(all_tokens, other.tokens, index)
+            for index, other in enumerate(runs[1:], start=2)
+            if other.tokens != all_tokens
+        ),
+        None,
+    )
+    # fp32 is where identical tokens are the goal. In bf16 torch's own ops parted between iterations on the
+    # H200 (batch 8, native eager included), so there the drift is recorded and the timing kept.
+    if drift is not None and dtype == "fp32":
+        raise RuntimeError(f"greedy decoding gave different tokens across iterations: {drift}")
 
     prefill = [run.prefill_s for run in runs]
     decode_s = [run.decode_s for run in runs]
@@ -228,6 +239,7 @@ def run_inference(
         decode=decode,
         prompt_rows=rows,
         generated_rows=all_tokens,
+        iteration_drift=drift,
     )
 
 
@@ -257,6 +269,8 @@ def format_record(record: InferenceRecord) -> str:
     ]
     if record.generated_text is not None:
         lines.append(f"text        {record.generated_text!r}")
+    if record.iteration_drift:
+        lines.append(f"drift       tokens differ across iterations (timing kept): {record.iteration_drift}")
     lines += [f"{'versions':<12}" + ", ".join(f"{k} {v}" for k, v in record.versions.items())]
     return "\n".join(lines)
 
