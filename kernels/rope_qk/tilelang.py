@@ -43,10 +43,14 @@ CONFIG = {
     "head_groups": 8,
     "threads": 64,
     "copy_tiles": False,
+    "rows": False,
+    "block_rows": 16,
     "small_block_tokens": 1,
     "small_head_groups": 8,
     "small_threads": 64,
     "small_copy_tiles": False,
+    "small_rows": False,
+    "small_block_rows": 4,
 }
 
 SEARCH_SPACE = {
@@ -54,13 +58,17 @@ SEARCH_SPACE = {
     "head_groups": [1, 2, 4, 8],
     "threads": [64, 128, 256, 512],
     "copy_tiles": [False, True],
+    "rows": [False, True],
+    "block_rows": [4, 8, 16, 32, 64],
     "small_block_tokens": [1, 2, 4, 8],
     "small_head_groups": [1, 2, 4, 8],
     "small_threads": [32, 64, 128, 256],
     "small_copy_tiles": [False, True],
+    "small_rows": [False, True],
+    "small_block_rows": [1, 2, 4, 8, 16],
 }
 
-TILING_KEYS = ("block_tokens", "head_groups", "threads", "copy_tiles")
+TILING_KEYS = ("block_tokens", "head_groups", "threads", "copy_tiles", "rows", "block_rows")
 
 _kernels: dict[tuple, object] = {}
 
@@ -75,8 +83,15 @@ def build(
     threads: int,
     copy_tiles: bool = False,
     table_dtype: str = "float32",
+    rows: bool = False,
+    block_rows: int = 16,
 ):
-    """The TileLang program for one (q_heads, kv_heads, head_dim, dtype, tiling, table dtype); no GPU needed."""
+    """The TileLang program for one (q_heads, kv_heads, head_dim, dtype, tiling, table dtype); no GPU needed.
+
+    With `rows`, the rows design (build_rows) instead; block_tokens and groups are then unused.
+    """
+    if rows:
+        return build_rows(q_heads, kv_heads, head_dim, dtype, block_rows, threads, copy_tiles, table_dtype)
     import tilelang.language as T
 
     half = head_dim // 2
@@ -161,6 +176,81 @@ def build(
     return rope_qk_kernel_copied if copied else rope_qk_kernel
 
 
+def build_rows(
+    q_heads: int,
+    kv_heads: int,
+    head_dim: int,
+    dtype: str,
+    block_rows: int,
+    threads: int,
+    copy_tiles: bool = False,
+    table_dtype: str = "float32",
+):
+    """The rows design: q and k as rows of head_dim ([tokens * heads, head_dim]), as rope's kernel sees x.
+
+    The first ceil(q rows / block_rows) blocks take block_rows rows of q each, the rest rows of k; a row's
+    position is (row // heads) % seq. A block moves a (block_rows, half) tile of each half, so with
+    `copy_tiles` every thread holds whole 16-byte vectors whatever the q:k head ratio (the heads design
+    gives k a quarter of q's tile in Llama and its k copies fall to 2-4 bytes). The tables are read per
+    row from the cache instead of once per token and group. Not yet measured on a GPU.
+    """
+    import tilelang.language as T
+
+    half = head_dim // 2
+    q_rows = T.dynamic("q_rows")
+    k_rows = T.dynamic("k_rows")
+    seq = T.dynamic("seq")
+    copied = copy_tiles and _tile_fits(block_rows * half, threads)
+
+    @T.macro
+    def rotate(X, Sin, Cos, Out, heads, block):
+        """One block's rows of X (q or k) rotated into Out: copied tiles or the direct loop."""
+        if copied:
+            x1 = T.alloc_fragment((block_rows, half), dtype)
+            x2 = T.alloc_fragment((block_rows, half), dtype)
+            T.copy(X[block * block_rows, 0], x1)  # masks rows past the end
+            T.copy(X[block * block_rows, half], x2)
+            for i, j in T.Parallel(block_rows, half):
+                pos = ((block * block_rows + i) // heads) % seq  # in range for a tail row too
+                a = T.cast(x1[i, j], "float32")
+                b = T.cast(x2[i, j], "float32")
+                c = T.cast(Cos[pos, j], "float32")
+                s = T.cast(Sin[pos, j], "float32")
+                x1[i, j] = T.cast(a * c - b * s, dtype)
+                x2[i, j] = T.cast(b * c + a * s, dtype)
+            T.copy(x1, Out[block * block_rows, 0])
+            T.copy(x2, Out[block * block_rows, half])
+        else:
+            for i, j in T.Parallel(block_rows, half):
+                row = block * block_rows + i
+                if row < X.shape[0]:  # the dynamic row count (passing it into a macro broke the C target)
+                    pos = (row // heads) % seq
+                    a = T.cast(X[row, j], "float32")
+                    b = T.cast(X[row, j + half], "float32")
+                    c = T.cast(Cos[pos, j], "float32")
+                    s = T.cast(Sin[pos, j], "float32")
+                    Out[row, j] = T.cast(a * c - b * s, dtype)
+                    Out[row, j + half] = T.cast(b * c + a * s, dtype)
+
+    @T.prim_func
+    def rope_qk_rows(
+        Q: T.Tensor((q_rows, head_dim), dtype),
+        K: T.Tensor((k_rows, head_dim), dtype),
+        Sin: T.Tensor((seq, half), table_dtype),
+        Cos: T.Tensor((seq, half), table_dtype),
+        QOut: T.Tensor((q_rows, head_dim), dtype),
+        KOut: T.Tensor((k_rows, head_dim), dtype),
+    ):
+        q_blocks = T.ceildiv(q_rows, block_rows)
+        with T.Kernel(q_blocks + T.ceildiv(k_rows, block_rows), threads=threads) as bx:
+            if bx < q_blocks:
+                rotate(Q, Sin, Cos, QOut, q_heads, bx)
+            else:
+                rotate(K, Sin, Cos, KOut, kv_heads, bx - q_blocks)
+
+    return rope_qk_rows
+
+
 def _tile_fits(elements: int, threads: int) -> bool:
     """Whether TileLang (0.1.15) finds a register layout for a copied tile of this many elements.
 
@@ -194,11 +284,13 @@ _by_call: dict[tuple, object] = {}
 
 
 def _kernel(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_dtype: torch.dtype, tokens: int):
+    """The compiled kernel for a call and whether it takes q and k as rows (the rows design)."""
     fast = (q_heads, kv_heads, head_dim, dtype, table_dtype, tokens <= SMALL_TOKENS, *CONFIG.items())
-    kernel = _by_call.get(fast)
-    if kernel is None:
-        kernel = _by_call[fast] = _compiled(q_heads, kv_heads, head_dim, dtype, table_dtype, tokens)
-    return kernel
+    found = _by_call.get(fast)
+    if found is None:
+        rows = tiling(q_heads, kv_heads, tokens)["rows"]
+        found = _by_call[fast] = (_compiled(q_heads, kv_heads, head_dim, dtype, table_dtype, tokens), rows)
+    return found
 
 
 def _compiled(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_dtype: torch.dtype, tokens: int):
@@ -221,9 +313,12 @@ def rope_qk(q: torch.Tensor, k: torch.Tensor, sin: torch.Tensor, cos: torch.Tens
     q_out, k_out = out
     head_dim = q.shape[-1]
     seq, tokens = q.shape[1], q.shape[0] * q.shape[1]
-    kernel = _kernel(q.shape[2], k.shape[2], head_dim, q.dtype, sin.dtype, tokens)
+    kernel, rows = _kernel(q.shape[2], k.shape[2], head_dim, q.dtype, sin.dtype, tokens)
     if sin.shape[0] != seq:  # the first seq rows (a model may pass longer tables): positions wrap at the table's length
         sin, cos = sin[:seq], cos[:seq]  # sliced only then: each view costs the host about a microsecond
+    if rows:
+        kernel(q.view(-1, head_dim), k.view(-1, head_dim), sin, cos, q_out.view(-1, head_dim), k_out.view(-1, head_dim))
+        return out
     kernel(
         q.view(tokens, q.shape[2], head_dim),
         k.view(tokens, k.shape[2], head_dim),

@@ -41,6 +41,8 @@ ROPE_QK_CONFIGS = {
     "copied tiles": {"copy_tiles": True},
     "one group, copied": {"head_groups": 1, "block_tokens": 2, "threads": 256, "copy_tiles": True},
     "odd token tile": {"head_groups": 2, "block_tokens": 3, "threads": 64},
+    "rows, copied": {"rows": True, "block_rows": 16, "threads": 64, "copy_tiles": True},
+    "rows, direct loop": {"rows": True, "block_rows": 3, "threads": 32},
 }
 
 # The other tilings on fewer shapes: each (heads, head_dim) is one more program to lower and compile
@@ -109,7 +111,7 @@ def test_head_groups(groups, monkeypatch: pytest.MonkeyPatch):
 def rope_qk_source(q_heads: int, kv_heads: int, head_dim: int, dtype: str, config: tuple = ()) -> str:
     settings = {**rope_qk_tl.CONFIG, **dict(config)}
     groups = head_groups(q_heads, kv_heads, settings["head_groups"])
-    tiling = {key: settings[key] for key in ("block_tokens", "threads", "copy_tiles")}
+    tiling = {key: settings[key] for key in ("block_tokens", "threads", "copy_tiles", "rows", "block_rows")}
     return lower_to_source(rope_qk_tl.build(q_heads, kv_heads, head_dim, dtype, groups=groups, **tiling))
 
 
@@ -157,8 +159,9 @@ def test_rope_qk_catalogue_designs_lower(heads):
 
     for design in designs("rope_qk", "tilelang"):
         source = rope_qk_source(*heads, torch.bfloat16, tuple(sorted(design.config.items())))
-        # Copied or, where the tiles have no register layout, the direct loop (tested below).
-        assert "rope_qk_kernel_kernel(" in source or "rope_qk_kernel_copied_kernel(" in source, design.name
+        # Copied or, where the tiles have no register layout, the direct loop (tested below); or the rows design.
+        kernels = ("rope_qk_kernel_kernel(", "rope_qk_kernel_copied_kernel(", "rope_qk_rows_kernel(")
+        assert any(name in source for name in kernels), design.name
 
 
 # The hidden layouts (3 q heads per kv head, head_dim 80, one head per group) made TileLang fail on the
@@ -190,3 +193,21 @@ def test_rope_qk_copied_design_moves_16_bytes_per_access():
 def test_refuses_cpu_tensors_with_a_clear_error():
     with pytest.raises(ValueError, match="runs on a GPU"):
         rope_qk_tl.rope_qk(*ROPE_QK_SPEC.make_inputs((1, 4, 4, 2, 64), torch.bfloat16, seed=0))
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_rows_design_moves_16_bytes_per_access_for_q_and_k(head_dim):
+    """The catalogue's rows design: whole (16, half) tiles per 64-thread block, every q and k access uint4."""
+    from agent.policies.catalogue import designs
+
+    design = next(d for d in designs("rope_qk", "tilelang") if d.config.get("rows"))
+    source = rope_qk_source(32, 8, head_dim, torch.bfloat16, tuple(sorted(design.config.items())))
+    assert "rope_qk_rows_kernel(" in source
+    for buffer in ("Q", "K", "QOut", "KOut"):
+        assert access_widths(source, buffer) == {"uint4"}, buffer
+
+
+def test_rows_design_falls_back_to_the_direct_loop_where_a_tile_has_no_layout():
+    """head_dim 80 (a half of 40) in 64 threads: 10 elements per thread, which _tile_fits refuses."""
+    source = rope_qk_source(9, 3, 80, torch.bfloat16, (("copy_tiles", True), ("rows", True), ("threads", 64)))
+    assert "rope_qk_rows_kernel(" in source and "uint4" not in source
