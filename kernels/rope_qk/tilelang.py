@@ -20,6 +20,10 @@ as rope's TileLang kernel can: in one T.Parallel loop the fp32 tables cap the
 vector width at 4 lanes, so bf16 data moves 8 bytes per access; a T.copy is a
 loop of its own and moves 16 bytes where each thread's share allows. Where
 TileLang cannot lay out a tile (see _tile_fits) the direct loop runs instead.
+
+`rows` (per size class) switches to another design, build_rows: q and k as
+rows of head_dim, some blocks on q rows and the rest on k rows, as rope's
+kernel tiles x.
 """
 
 # No `from __future__ import annotations`: TileLang evaluates the kernel's
