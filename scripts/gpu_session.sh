@@ -235,7 +235,7 @@ for s in "$@"; do
       # sweep:OP:BACKEND:SHAPES:FILE -- the tilings listed in FILE (scripts/sweeps/) timed in one process
       # (scripts/tiling_sweep.py): self-reported, a shortlist for a paired `variant:` evaluation.
       IFS=: read -r _ op backend shapes file <<< "$s"
-      tag="$op-$backend-$(basename "$file" .txt)"
+      tag=$(basename "$file" .txt)  # the files are named OP-BACKEND-...
       step "sweep $op $backend $shapes ($file)"
       python3 scripts/tiling_sweep.py "$op" --backend "$backend" --shapes "$shapes" --configs-file "$file" \
         --json "$LOGS/sweep-$tag.json" > "$LOGS/sweep-$tag.txt" 2>&1
