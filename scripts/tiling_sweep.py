@@ -22,7 +22,6 @@ reported and not timed.
 from __future__ import annotations
 
 import argparse
-import ast
 import importlib
 import json
 import statistics
@@ -30,23 +29,13 @@ import time
 
 import torch
 
+from agent.variant import parse_settings
 from kernels import registry
 from kernels.spec import parse_dtype
 
 L2_BYTES = 50 * 2**20  # the H200's 50 MiB L2; the sets together exceed it several times
 TARGET_BATCH_S = 2e-3  # each replay holds at least this much work, as the judge's batches do
 ASSUMED_BYTES_PER_S = 3e12  # only to size the replays
-
-
-def _parse_config(text: str) -> dict:
-    config = {}
-    for item in text.split(","):
-        key, _, value = item.partition("=")
-        try:
-            config[key.strip()] = ast.literal_eval(value.strip())
-        except (ValueError, SyntaxError):
-            raise SystemExit(f"--config {text!r}: {item!r} is not KEY=VALUE with a Python literal value") from None
-    return config
 
 
 def _graph(fn, calls: int) -> torch.cuda.CUDAGraph:
@@ -123,11 +112,10 @@ def main() -> int:
     if args.configs_file:
         lines = (line.split("#", 1)[0].strip() for line in open(args.configs_file))
         texts += [line for line in lines if line]
-    configs = [{}] + [_parse_config(text) for text in texts]
-    for config in configs:
-        unknown = set(config) - set(shipped)
-        if unknown:
-            raise SystemExit(f"--config: {', '.join(sorted(unknown))} not in {args.op}[{args.backend}]'s CONFIG")
+    try:  # the same KEY=VALUE reading as `agent eval --set`
+        configs = [{}] + [parse_settings(text.split(","), shipped) for text in texts]
+    except ValueError as err:
+        raise SystemExit(f"{args.op}[{args.backend}]: {err}") from None
 
     started = time.perf_counter()
     prepared = [_Shape(spec, shape, dtype) for shape in shapes]
@@ -151,7 +139,8 @@ def main() -> int:
     for round_ in range(args.rounds):
         for s_index, shape in enumerate(prepared):
             order = sorted(shape.graphs)
-            order = order[round_ % len(order) :] + order[: round_ % len(order)] if order else order
+            turn = round_ % max(len(order), 1)
+            order = order[turn:] + order[:turn]
             copy_us = _replay_us(shape.copy, shape.calls)
             for index in order:
                 us = _replay_us(shape.graphs[index], shape.calls)
