@@ -292,13 +292,12 @@ def _kernel(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, tabl
     fast = (q_heads, kv_heads, head_dim, dtype, table_dtype, tokens <= SMALL_TOKENS, *CONFIG.items())
     found = _by_call.get(fast)
     if found is None:
-        rows = tiling(q_heads, kv_heads, tokens)["rows"]
-        found = _by_call[fast] = (_compiled(q_heads, kv_heads, head_dim, dtype, table_dtype, tokens), rows)
+        config = tiling(q_heads, kv_heads, tokens)
+        found = _by_call[fast] = (_compiled(q_heads, kv_heads, head_dim, dtype, table_dtype, config), config["rows"])
     return found
 
 
-def _compiled(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_dtype: torch.dtype, tokens: int):
-    config = tiling(q_heads, kv_heads, tokens)
+def _compiled(q_heads: int, kv_heads: int, head_dim: int, dtype: torch.dtype, table_dtype: torch.dtype, config: dict):
     key = (q_heads, kv_heads, head_dim, dtype, table_dtype, tuple(sorted(config.items())))  # equal tilings share one
     if key not in _kernels:
         tables = tilelang_dtype(table_dtype)
