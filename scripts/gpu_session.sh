@@ -59,6 +59,16 @@ EOF
   done
 }
 
+run_variant() {  # op backend settings: the paired evaluation of a CONFIG variant against the shipped file
+  local op=$1 backend=$2 settings=$3 sets=() tag
+  for kv in ${settings//[,+]/ }; do sets+=(--set "$kv"); done
+  tag="$op-$backend-${settings//[,+=]/_}"
+  step "variant $op $backend: $settings against the shipped file"
+  python3 -m agent eval "$op" --backend "$backend" "${sets[@]}" --against "kernels/$op/$backend.py" \
+    --json "$LOGS/variant-$tag.json" > "$LOGS/variant-$tag.txt" 2>&1
+  tail -n 6 "$LOGS/variant-$tag.txt"
+}
+
 for s in "$@"; do
   case "$s" in
     env)
@@ -111,12 +121,20 @@ for s in "$@"; do
       # CONFIG values (agent eval --set) timed in turn with the shipped file (--against), as agent optimize
       # times a candidate against its best: the record has the paired ratios and the acceptance verdict.
       IFS=: read -r _ op backend settings <<< "$s"
-      sets=(); for kv in ${settings//[,+]/ }; do sets+=(--set "$kv"); done
-      tag="$op-$backend-${settings//[,+=]/_}"
-      step "variant $op $backend: $settings against the shipped file"
-      python3 -m agent eval "$op" --backend "$backend" "${sets[@]}" --against "kernels/$op/$backend.py" \
-        --json "$LOGS/variant-$tag.json" > "$LOGS/variant-$tag.txt" 2>&1
-      tail -n 6 "$LOGS/variant-$tag.txt" ;;
+      run_variant "$op" "$backend" "$settings" ;;
+    variant-best:*)
+      # variant-best:OP:BACKEND:SWEEP -- the variant of the tiling that $LOGS/sweep-SWEEP.json ranks first
+      # (highest geomean fraction of copy, every shape correct, above the shipped CONFIG's), if any.
+      IFS=: read -r _ op backend sweep <<< "$s"
+      settings=$(python3 scripts/sweep_pick.py "$LOGS/sweep-$sweep.json") || { echo "no pick: $settings"; continue; }
+      run_variant "$op" "$backend" "$settings" ;;
+    adopt:*)
+      # adopt:OP:BACKEND -- if a variant of this call's machine was accepted by the judge, its file replaces
+      # kernels/OP/BACKEND.py in this working copy (later steps and calls on this machine measure it).
+      # The same edit is then made in the checkout with `agent eval --set` values and its sha256 compared.
+      IFS=: read -r _ op backend <<< "$s"
+      step "adopt $op $backend"
+      python3 scripts/sweep_pick.py --adopt "$op" "$backend" "$LOGS" | tee -a "$LOGS/adopted.txt" ;;
     aa:*)
       # aa:OP:BACKEND[:N] -- A/A checks of the judge: the shipped kernel against itself N times (default 1),
       # each batch of one timed in the same round as one of the other. Every shape should be near 1.00x.
@@ -165,8 +183,9 @@ for s in "$@"; do
       # under graphs; then every record compared with the native graph run.
       IFS=: read -r _ dtype batch <<< "$s"; dtype=${dtype:-bf16}; batch=${batch:-1}
       dir="$LOGS/infer-$dtype-b$batch"; mkdir -p "$dir"
-      for run in native:eager native:graphs native:compile tilelang:eager tilelang:graphs \
-                 ninetoothed:eager ninetoothed:graphs maca_cpp:graphs; do
+      # INFER_RUNS="native:graphs native:compile ..." picks runs (native:graphs is the comparison's reference).
+      for run in ${INFER_RUNS:-native:eager native:graphs native:compile tilelang:eager tilelang:graphs \
+                 ninetoothed:eager ninetoothed:graphs maca_cpp:graphs}; do
         IFS=: read -r backend mode <<< "$run"
         step "infer $backend $mode $dtype batch $batch"
         python3 -m agent infer --backend "$backend" --decode "$mode" --batch "$batch" --dtype "$dtype" \

@@ -67,6 +67,18 @@ def test_matches_the_reference_on_a_gpu(shape, dtype):
     check(ROPE_QK_SPEC, rope_qk_tl.rope_qk, shape, dtype)
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("config", [pytest.param(c, id=name) for name, c in ROPE_QK_CONFIGS.items() if c])
+def test_other_tilings_match_the_reference_on_a_gpu(config, monkeypatch: pytest.MonkeyPatch):
+    """Each tiling in both size classes on every hidden shape, in bf16 as the sweeps time them (each head
+    layout is one more compile, a few seconds on the H200 host)."""
+    for key, value in config.items():
+        monkeypatch.setitem(rope_qk_tl.CONFIG, key, value)
+        monkeypatch.setitem(rope_qk_tl.CONFIG, "small_" + key, value)
+    for shape in ROPE_QK_SPEC.hidden_shapes:
+        check(ROPE_QK_SPEC, rope_qk_tl.rope_qk, shape, torch.bfloat16)
+
+
 def test_each_size_class_runs_its_own_tiling(on_cpu):
     """Calls of up to SMALL_TOKENS tokens take the small_* tiling, longer ones the rest; both are right."""
     on_cpu.setitem(rope_qk_tl.CONFIG, "block_tokens", 4)
