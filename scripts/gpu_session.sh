@@ -129,12 +129,13 @@ for s in "$@"; do
       settings=$(python3 scripts/sweep_pick.py "$LOGS/sweep-$sweep.json") || { echo "no pick: $settings"; continue; }
       run_variant "$op" "$backend" "$settings" ;;
     adopt:*)
-      # adopt:OP:BACKEND -- if a variant of this call's machine was accepted by the judge, its file replaces
-      # kernels/OP/BACKEND.py in this working copy (later steps and calls on this machine measure it).
-      # The same edit is then made in the checkout with `agent eval --set` values and its sha256 compared.
-      IFS=: read -r _ op backend <<< "$s"
+      # adopt:OP:BACKEND[:DIR] -- if a variant record in DIR (default: this call's logs) was accepted by the
+      # judge, its file replaces kernels/OP/BACKEND.py in this working copy, for the steps after it. A later
+      # call gets a fresh copy of the tree, so it adopts again from the earlier call's logs on this machine.
+      # The same edit is then made in the checkout (agent eval --set's values) and its sha256 compared.
+      IFS=: read -r _ op backend dir <<< "$s"
       step "adopt $op $backend"
-      python3 scripts/sweep_pick.py --adopt "$op" "$backend" "$LOGS" | tee -a "$LOGS/adopted.txt" ;;
+      python3 scripts/sweep_pick.py --adopt "$op" "$backend" "${dir:-$LOGS}" | tee -a "$LOGS/adopted.txt" ;;
     aa:*)
       # aa:OP:BACKEND[:N] -- A/A checks of the judge: the shipped kernel against itself N times (default 1),
       # each batch of one timed in the same round as one of the other. Every shape should be near 1.00x.
