@@ -72,9 +72,11 @@ class _Shape:
         self.outs = [spec.empty_out(args) for args in self.inputs]
         # At least TARGET_BATCH_S of device work per replay, guessed from the bytes at 3 TB/s.
         self.calls = min(2000, max(self.sets, int(TARGET_BATCH_S / (moved / ASSUMED_BYTES_PER_S))))
-        src = [torch.empty(moved // 2, dtype=torch.uint8, device="cuda") for _ in range(self.sets)]
-        dst = [torch.empty_like(t) for t in src]
-        self.copy = _graph(lambda i: dst[i % self.sets].copy_(src[i % self.sets]), self.calls)
+        # Held by the object: a graph keeps no reference to its buffers, and the interleaved version's first
+        # H200 run replayed this copy into freed memory (an illegal address) once __init__'s lists were gone.
+        self.copy_src = [torch.empty(moved // 2, dtype=torch.uint8, device="cuda") for _ in range(self.sets)]
+        self.copy_dst = [torch.empty_like(t) for t in self.copy_src]
+        self.copy = _graph(lambda i: self.copy_dst[i % self.sets].copy_(self.copy_src[i % self.sets]), self.calls)
         self.graphs: dict[int, torch.cuda.CUDAGraph] = {}  # by configuration index
         self.errors: dict[int, str] = {}
 
