@@ -20,6 +20,7 @@ Imported only inside runner processes: the judge never runs a timed contestant i
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
 
 import torch
@@ -56,7 +57,20 @@ def torch_reference(op: str) -> Callable:
     return Delivered(op_spec(op), torch_implementation(op))
 
 
+def shape_key(args: tuple) -> tuple:
+    """What a compiled yardstick is specialised for: each tensor's shape, strides and dtype, the scalars' values."""
+    return tuple((a.shape, a.stride(), a.dtype) if isinstance(a, torch.Tensor) else a for a in args)
+
+
 def compiled(op: str) -> Callable:
+    """torch.compile of the reference, compiled for each shape on its own, as a model of fixed shapes gets it.
+
+    One compiled function for every shape of an evaluation went wrong on the H200 (rope_qk, 2026-12-02):
+    Dynamo keeps one cache, with a recompile limit of 8, per code object, so after the first shapes it
+    compiled a dynamic-shape kernel (8B prefill up to 5x slower than torch eager in the graph scope)
+    and then fell back, and eager calls cost 1-6 ms of guard checks and fallback. Each shape now gets
+    a copy of the function with a code object of its own, compiled with dynamic=False.
+    """
     from kernels.registry import spec as op_spec
 
     spec = op_spec(op)
@@ -65,7 +79,18 @@ def compiled(op: str) -> Callable:
         _write(spec, out, spec.expected(args, args[0].dtype))
         return out
 
-    return torch.compile(reference_into)
+    by_shape: dict[tuple, Callable] = {}
+
+    def call(*args, out):
+        key = shape_key(args)
+        fn = by_shape.get(key)
+        if fn is None:
+            code = reference_into.__code__.replace(co_name=f"reference_into_{len(by_shape)}")
+            copy = types.FunctionType(code, reference_into.__globals__, code.co_name, None, reference_into.__closure__)
+            fn = by_shape[key] = torch.compile(copy, dynamic=False)
+        return fn(*args, out=out)
+
+    return call
 
 
 def binding_key(args: tuple) -> tuple:

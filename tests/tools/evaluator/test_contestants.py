@@ -15,3 +15,31 @@ def test_a_liger_binding_is_per_shape_not_per_address():
     assert binding_key((small, 1e-6)) != binding_key((large, 1e-6))
     assert binding_key((small, 1e-6)) != binding_key((small.view(torch.int32), 1e-6))
     assert binding_key((small, 1e-6)) == binding_key((arena[: 8 * 64].view(8, 64), 1e-6))
+
+
+def test_the_compiled_yardstick_compiles_each_shape_on_its_own(monkeypatch):
+    # One function for all shapes recompiled into a dynamic kernel, then fell back to eager (H200, rope_qk).
+    import torch._dynamo
+
+    from kernels.rms_norm.spec import SPEC
+    from tools.evaluator import contestants
+
+    real_compile = torch.compile
+    compiled_for = []
+
+    def compile_eagerly(fn, **kwargs):  # Dynamo's tracing and guards for real, without Inductor's C++ build
+        compiled_for.append((fn.__code__, kwargs))
+        return real_compile(fn, backend="eager", **kwargs)
+
+    monkeypatch.setattr(torch, "compile", compile_eagerly)
+    monkeypatch.setattr(torch._dynamo.config, "error_on_recompile", True)
+    torch._dynamo.reset()
+    fn = contestants.compiled("rms_norm")
+    for dims in [(4, 64), (8, 64), (8, 128), (4, 64)]:
+        args = SPEC.make_inputs(dims, torch.float32, 0, "cpu")
+        out = SPEC.empty_out(args, fill=float("nan"))
+        fn(*args, out=out)
+        assert SPEC.compare(out, args, torch.float32).ok
+    assert len(compiled_for) == 3  # the fourth call reused the first shape's
+    assert len({code for code, _ in compiled_for}) == 3
+    assert all(kwargs == {"dynamic": False} for _, kwargs in compiled_for)
