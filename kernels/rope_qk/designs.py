@@ -12,7 +12,7 @@ DESIGNS: dict[str, list[Design]] = {
             "all heads of a token per block",
             "one head group, 2 tokens per 256-thread block: each table row is fetched once for all 40 q and k "
             "heads of a token, and the block still reads 20 KB of q and k (8B, bf16)",
-            {"head_groups": 1, "block_tokens": 2, "threads": 256},
+            {"rows": False, "head_groups": 1, "block_tokens": 2, "threads": 256},
         ),
         Design(
             "a block per head group for decode",
@@ -26,23 +26,17 @@ DESIGNS: dict[str, list[Design]] = {
             "direct loop's 8 (held there to 4 lanes by the fp32 tables). A copy moves each thread's share at "
             "once, so the tiles must hold 8 elements per thread: 8 tokens per 64-thread block gives q 32 and k 8 "
             "(8B), all uint4; with 1-4 tokens per block the k copies fall to 4 bytes",
-            {"copy_tiles": True, "block_tokens": 8, "threads": 64},
+            {"rows": False, "copy_tiles": True, "block_tokens": 8, "threads": 64},
         ),
         Design(
             "many tokens per block on prefill",
             "16 tokens per 256-thread block in 8 groups: 16 elements per thread at 8B, twice the default tile's "
             "loads in flight (the loads stay 4 lanes wide: TileLang vectorises a loop to one width for all its "
             "accesses, and 4 lanes of the fp32 tables are already 16 bytes)",
-            {"head_groups": 8, "block_tokens": 16, "threads": 256},
+            {"rows": False, "head_groups": 8, "block_tokens": 16, "threads": 256},
         ),
-        Design(
-            "q and k as rows, rope's tiling",
-            "q and k seen as rows of head_dim, 16 rows of either per 64-thread block in copied tiles: every "
-            "thread moves whole 16-byte vectors of q and of k (the heads design gives k a quarter of q's tile, "
-            "2-4 byte copies) and holds few registers, so many blocks stay resident; the design rope's prefill "
-            "kernel runs at 0.90-1.05 of copy, where rope_qk's shipped tiling read 0.51 at 1B prefill",
-            {"rows": True, "block_rows": 16, "threads": 64, "copy_tiles": True},
-        ),
+        # The rows design (q and k as rows of head_dim) was a catalogue design until the judge accepted its
+        # 8-row tiling; it is the shipped prefill tiling now, so the heads designs above turn `rows` off.
     ],
     "ninetoothed": [
         Design(

@@ -38,9 +38,9 @@ ROPE_QK_DIMS = [s.dims for s in ROPE_QK_SPEC.hidden_shapes if "long-prompt" not 
 ]
 ROPE_QK_CONFIGS = {
     "shipped": {},
-    "copied tiles": {"copy_tiles": True},
-    "one group, copied": {"head_groups": 1, "block_tokens": 2, "threads": 256, "copy_tiles": True},
-    "odd token tile": {"head_groups": 2, "block_tokens": 3, "threads": 64},
+    "copied tiles": {"copy_tiles": True, "rows": False},
+    "one group, copied": {"head_groups": 1, "block_tokens": 2, "threads": 256, "copy_tiles": True, "rows": False},
+    "odd token tile": {"head_groups": 2, "block_tokens": 3, "threads": 64, "copy_tiles": False, "rows": False},
     "rows, copied": {"rows": True, "block_rows": 16, "threads": 64, "copy_tiles": True},
     "rows, direct loop": {"rows": True, "block_rows": 3, "threads": 32},
 }
@@ -131,13 +131,15 @@ def rope_qk_source(q_heads: int, kv_heads: int, head_dim: int, dtype: str, confi
 def test_rope_qk_lowers_to_cuda(shape, dtype):
     _, _, q_heads, kv_heads, head_dim = shape.dims
     source = rope_qk_source(q_heads, kv_heads, head_dim, dtype)
-    assert "rope_qk_kernel_kernel(" in source
-    # The tail guard for token counts that are not a multiple of block_tokens (with one token per block
-    # the grid is exactly the token count and the guard folds away): index math, the same in every dtype,
-    # so one dtype per head layout (each lowering is about a CPU-second).
+    assert ("rope_qk_rows_kernel(" if rope_qk_tl.CONFIG["rows"] else "rope_qk_kernel_kernel(") in source
+    # The heads design's tail guard for token counts that are not a multiple of block_tokens (with one token
+    # per block the grid is exactly the token count and the guard folds away): index math, the same in every
+    # dtype, so one dtype per head layout (each lowering is about a CPU-second).
     if dtype == torch.bfloat16:
-        tiled = rope_qk_source(q_heads, kv_heads, head_dim, dtype, (("block_tokens", 4),))
-        assert "< tokens" in tiled
+        tiled = rope_qk_source(
+            q_heads, kv_heads, head_dim, dtype, (("block_tokens", 4), ("copy_tiles", False), ("rows", False))
+        )
+        assert "rope_qk_kernel_kernel(" in tiled and "< tokens" in tiled
 
 
 @pytest.mark.parametrize("tables", ["bfloat16", "float16"])
@@ -157,11 +159,8 @@ def test_rope_qk_program_is_the_one_the_op_compiles():
     dims = ROPE_QK_SPEC.shape("llama3-8b/prefill512").dims
     program = rope_qk_tl.program(dims, torch.bfloat16)
     groups = head_groups(32, 8, rope_qk_tl.CONFIG["head_groups"])
-    config = {
-        "block_tokens": rope_qk_tl.CONFIG["block_tokens"],
-        "groups": groups,
-        "threads": rope_qk_tl.CONFIG["threads"],
-    }
+    keys = ("block_tokens", "threads", "copy_tiles", "rows", "block_rows")
+    config = {"groups": groups, **{key: rope_qk_tl.CONFIG[key] for key in keys}}
     assert program.script() == rope_qk_tl.build(32, 8, 128, "bfloat16", **config).script()
 
 
@@ -181,7 +180,7 @@ def test_rope_qk_catalogue_designs_lower(heads):
 @pytest.mark.parametrize("heads", [(32, 8, 128), (9, 3, 80), (3, 1, 64), (7, 7, 96)])
 @pytest.mark.parametrize(("block_tokens", "threads"), [(1, 64), (2, 64), (4, 128), (8, 256)])
 def test_rope_qk_copied_tiles_lower_on_every_head_layout(heads, block_tokens, threads):
-    config = (("block_tokens", block_tokens), ("copy_tiles", True), ("threads", threads))
+    config = (("block_tokens", block_tokens), ("copy_tiles", True), ("rows", False), ("threads", threads))
     q_heads, kv_heads, head_dim = heads
     groups = head_groups(q_heads, kv_heads, rope_qk_tl.CONFIG["head_groups"])
     tiles = [block_tokens * (n // groups) * (head_dim // 2) for n in (q_heads, kv_heads)]
@@ -207,16 +206,17 @@ def test_refuses_cpu_tensors_with_a_clear_error():
         rope_qk_tl.rope_qk(*ROPE_QK_SPEC.make_inputs((1, 4, 4, 2, 64), torch.bfloat16, seed=0))
 
 
-@pytest.mark.parametrize("head_dim", [64, 128])
-def test_rows_design_moves_16_bytes_per_access_for_q_and_k(head_dim):
-    """The catalogue's rows design: whole (16, half) tiles per 64-thread block, every q and k access uint4."""
-    from agent.policies.catalogue import designs
-
-    design = next(d for d in designs("rope_qk", "tilelang") if d.config.get("rows"))
-    source = rope_qk_source(32, 8, head_dim, torch.bfloat16, tuple(sorted(design.config.items())))
+# The shipped prefill tiling, 8 rows per 64-thread block: 8 bf16 per thread and half at head_dim 128, 4 at 64;
+# 16 rows give 64 the same 16 bytes (judged slower overall on the H200: 0.936x at 8B prefill512).
+@pytest.mark.parametrize(
+    ("head_dim", "block_rows", "width"), [(128, 8, "uint4"), (64, 8, "uint2"), (64, 16, "uint4"), (128, 16, "uint4")]
+)
+def test_rows_design_moves_whole_vectors_of_q_and_k(head_dim, block_rows, width):
+    config = (("block_rows", block_rows), ("copy_tiles", True), ("rows", True), ("threads", 64))
+    source = rope_qk_source(32, 8, head_dim, torch.bfloat16, config)
     assert "rope_qk_rows_kernel(" in source
     for buffer in ("Q", "K", "QOut", "KOut"):
-        assert access_widths(source, buffer) == {"uint4"}, buffer
+        assert access_widths(source, buffer) == {width}, buffer
 
 
 def test_rows_design_falls_back_to_the_direct_loop_where_a_tile_has_no_layout():
