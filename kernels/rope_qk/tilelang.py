@@ -76,6 +76,14 @@ SEARCH_SPACE = {
     "small_block_rows": [1, 2, 4, 8, 16],
 }
 
+# Keys a setting leaves unused (agent/policies/search.py skips proposals that change only those).
+UNUSED_KEYS = {
+    "rows=True": ["block_tokens", "head_groups"],
+    "rows=False": ["block_rows"],
+    "small_rows=True": ["small_block_tokens", "small_head_groups"],
+    "small_rows=False": ["small_block_rows"],
+}
+
 TILING_KEYS = ("block_tokens", "head_groups", "threads", "copy_tiles", "rows", "block_rows")
 
 _kernels: dict[tuple, object] = {}

@@ -53,3 +53,45 @@ def test_a_spent_space_ends_the_walk():
     space = [(a, b) for a in (1, 2, 3) for b in (10, 20, 30) if (a, b) != (2, 20)]
     attempts = [_attempt(i, {"a": a, "b": b}, 0.5) for i, (a, b) in enumerate(space, 1)]
     assert SearchPolicy("rms_norm", "nobackend").propose(_context(attempts)) == []
+
+
+UNUSED = (
+    KERNEL
+    + """
+UNUSED_KEYS = {"a=2": ["b"]}
+"""
+)
+
+
+def test_a_proposal_that_changes_only_unused_keys_is_skipped():
+    # Under a=2, b changes nothing: its neighbours would time the same kernel (H200, rope_qk rows design).
+    context = _context([], k=4)
+    context.best_source = UNUSED
+    configs = [read_literal(p.source, "CONFIG") for p in SearchPolicy("rms_norm", "nobackend").propose(context)]
+    assert {"a": 2, "b": 30} not in configs and {"a": 2, "b": 10} not in configs
+    assert configs[:2] == [{"a": 3, "b": 20}, {"a": 1, "b": 20}]  # a itself, and b where a moved, remain
+    assert {"a": 3, "b": 30} in configs
+
+
+def test_unused_keys_must_name_a_setting():
+    import pytest
+
+    from agent.policies.search import unused_keys
+
+    assert unused_keys(KERNEL) == {}
+    assert unused_keys(UNUSED) == {("a", 2): {"b"}}
+    with pytest.raises(ValueError, match="KEY=VALUE"):
+        unused_keys(KERNEL + '\nUNUSED_KEYS = {"a": ["b"]}\n')
+
+
+def test_rope_qk_tilelang_rows_design_keys():
+    from pathlib import Path
+
+    from agent.policies.search import _inert, unused_keys
+
+    source = (Path(__file__).resolve().parents[2] / "kernels" / "rope_qk" / "tilelang.py").read_text()
+    best = read_literal(source, "CONFIG")
+    rules = unused_keys(source)
+    assert best["rows"] and _inert(best, {**best, "block_tokens": 2}, rules)
+    assert not _inert(best, {**best, "block_rows": 16}, rules)
+    assert not _inert(best, {**best, "rows": False, "block_tokens": 2}, rules)
