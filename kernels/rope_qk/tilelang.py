@@ -41,11 +41,12 @@ SMALL_TOKENS = 256
 # Decode (small_*): one token per 64-thread block, heads in 8 groups (an 8B decode1 call still runs 8
 # blocks): found by `agent optimize rope_qk --backend tilelang` on the H200 (examples/runs/20261129-
 # 174818-rope_qk-tilelang-5e5f, the catalogue's decode design; median shape 0.63 -> 0.83 of copy).
-# Prefill: the rows design, 8 rows per 64-thread block through copied tiles (16-byte accesses), picked
-# from a sweep of 7 (scripts/sweeps/rope_qk-tilelang-rows.txt) and timed by the judge against the heads
-# tiling: graph geomean 1.092x (lower bound 1.062x), 1B prefill 0.51-0.55 -> 0.78-0.86 of copy, shapes
-# 0.972-1.501x (benchmarks/results/nvidia-h200/eleventh/). In the heads design's prefill keys
-# (block_tokens, head_groups) are unused while `rows` is on.
+# Prefill: the rows design, 8 rows per 64-thread block through copied tiles (16-byte accesses at
+# head_dim 128, 8-byte at 64), picked from a sweep of 7 (scripts/sweeps/rope_qk-tilelang-rows.txt) and
+# timed by the judge against the heads tiling: graph geomean 1.092x (lower bound 1.062x), shapes
+# 0.972-1.501x, 1B prefill 0.51-0.55 -> 0.78-0.86 of copy in that record, 0.71-0.78 in the bench after
+# it (benchmarks/results/nvidia-h200/eleventh/). While `rows` is on, the heads design's block_tokens
+# and head_groups are unused (UNUSED_KEYS).
 CONFIG = {
     "block_tokens": 1,
     "head_groups": 8,

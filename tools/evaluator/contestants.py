@@ -67,9 +67,9 @@ def compiled(op: str) -> Callable:
 
     One compiled function for every shape of an evaluation went wrong on the H200 (rope_qk, 2026-12-02):
     Dynamo keeps one cache, with a recompile limit of 8, per code object, so after the first shapes it
-    compiled a dynamic-shape kernel (8B prefill up to 5x slower than torch eager in the graph scope)
-    and then fell back, and eager calls cost 1-6 ms of guard checks and fallback. Each shape now gets
-    a copy of the function with a code object of its own, compiled with dynamic=False.
+    compiled a dynamic-shape kernel (8B prefill 3-6x slower than torch eager in the graph scope) and
+    then fell back, and its eager calls cost 0.1-6 ms. Each shape now gets a copy of the function with
+    a code object of its own, compiled with dynamic=False.
     """
     from kernels.registry import spec as op_spec
 
