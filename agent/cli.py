@@ -616,7 +616,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     def common(p, many_ops: bool = False):
         p.add_argument("--target", choices=TARGET_CHOICES, default="auto", help="GPU platform (default: detect)")
-        p.add_argument("--shapes", nargs="+", metavar="PATTERN", help="only shapes whose name contains PATTERN")
+        p.add_argument(
+            "--shapes",
+            nargs="+",
+            metavar="PATTERN",
+            help="only these shapes: a whole name, one /-part of it (decode1) or a glob ('llama3-8b/prefill*')",
+        )
         p.add_argument("--dtypes", nargs="+", default=["bf16"], choices=["bf16", "fp16", "fp32"])
         p.add_argument("--device", choices=["auto", "cuda", "cpu"], default="auto")
         p.add_argument("--timeout", type=float, default=900.0, help="seconds before the candidate is killed")

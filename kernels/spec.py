@@ -147,11 +147,16 @@ class OpSpec:
         """
         if not patterns:
             return self.shapes
-        chosen = tuple(s for s in self.shapes if any(_matches(s.name, p) for p in patterns))
-        if not chosen:
+        # Every pattern must match: one that matched nothing beside one that did was dropped without a word
+        # ("llama3-8b/prefill" is not a part of "llama3-8b/prefill512"; H200, eleventh session).
+        unmatched = [p for p in patterns if not any(_matches(s.name, p) for s in self.shapes)]
+        if unmatched:
             known = ", ".join(s.name for s in self.shapes)
-            raise ValueError(f"no {self.name} shape matches {list(patterns)}; known shapes: {known}")
-        return chosen
+            raise ValueError(
+                f"no {self.name} shape matches {unmatched} (a pattern is a whole name, one /-part of it or a glob "
+                f"such as 'llama3-8b/prefill*'); known shapes: {known}"
+            )
+        return tuple(s for s in self.shapes if any(_matches(s.name, p) for p in patterns))
 
     def empty_output(self, args: tuple, index: int = 0) -> torch.Tensor:
         """An uninitialised buffer for output `index`: its shape, the first input's dtype and device."""
