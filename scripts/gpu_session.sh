@@ -270,7 +270,9 @@ for s in "$@"; do
     copy-probe)
       # Ways to copy the same bytes, on the judge's kinds of buffers (scripts/copy_probe.py).
       step copy-probe
-      python3 scripts/copy_probe.py --json "$LOGS/copy-probe.json" > "$LOGS/copy-probe.txt" 2>&1
+      # COPY_PROBE_SIZES="672 1344" (MiB per buffer) for the sizes of silu_mul's largest shapes.
+      python3 scripts/copy_probe.py --json "$LOGS/copy-probe.json" ${COPY_PROBE_SIZES:+--sizes-mb $COPY_PROBE_SIZES} \
+        > "$LOGS/copy-probe.txt" 2>&1
       tail -40 "$LOGS/copy-probe.txt" ;;
     timeslice-probe)
       # What the judge's quiet check sees while another process spins on the GPU (scripts/timeslice_probe.py).
