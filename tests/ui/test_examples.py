@@ -30,6 +30,9 @@ RUNS = {
     # Judged (2026-12-02): the C++ backend's first run, and an iteration-time probe of rope.
     "20261202-052242-rms_norm-maca_cpp-9210": ("rms_norm[maca_cpp] · search policy", 10, "graph"),
     "20261202-051726-rope-tilelang-255d": ("rope[tilelang] · search policy", 2, "graph"),
+    # Eleventh session: from rope_qk's adopted rows design, and rms_norm[ninetoothed]; no commits in either.
+    "20261202-144532-rope_qk-tilelang-3eda": ("rope_qk[tilelang] · search policy", 3, "graph"),
+    "20261202-145151-rms_norm-ninetoothed-0b6d": ("rms_norm[ninetoothed] · search policy", 3, "graph"),
 }
 
 
