@@ -307,6 +307,12 @@ class EvalRecord(BaseModel):
     correctness: list[ShapeCorrectness] = Field(default_factory=list)
     benchmark: list[ShapeBenchmark] = Field(default_factory=list)
     profile: list[ShapeProfile] = Field(default_factory=list)
+    compiled_per_shape: bool = Field(
+        default=False,
+        description="the torch.compile baseline compiled each shape on its own (tools/evaluator/contestants.py); "
+        "records without it compiled one function for every shape, which went dynamic and fell back to eager, so "
+        "their compile column is not to be read",
+    )
 
     def stage(self, name: StageName) -> StageResult | None:
         return next((s for s in self.stages if s.name == name), None)

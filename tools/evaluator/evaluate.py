@@ -116,6 +116,7 @@ def evaluate(
         dtypes=list(dtypes),
         shapes=[s.name for s in selected],
         environment=collect_environment(target_info),
+        compiled_per_shape="compiled" in baselines,
     )
     if "liger" in baselines and record.environment is not None:
         # Only when asked for: other records (and `agent compare`'s version match) stay as they were.

@@ -201,6 +201,17 @@ def test_the_torch_reference_itself_evaluates(tmp_path):
     assert record.status == "ok" and record.candidate == "torch reference"
 
 
+def test_a_record_says_whether_its_compile_column_compiled_each_shape():
+    # Records before the per-shape compile (benchmarks/results) lack the field: their compile column is not read.
+    record = evaluate("rms_norm", "torch", shapes=["decode1"], device="cpu", benchmark=False, baselines=("compiled",))
+    assert record.compiled_per_shape
+    old = json.loads(record.model_dump_json())
+    del old["compiled_per_shape"]
+    assert not EvalRecord.model_validate(old).compiled_per_shape
+    eager_only = evaluate("rms_norm", "torch", shapes=["decode1"], device="cpu", benchmark=False, baselines=("eager",))
+    assert not eager_only.compiled_per_shape
+
+
 def test_bad_arguments_are_clear_errors(tmp_path):
     with pytest.raises(ValueError, match="no rope shape matches"):
         evaluate("rope", "torch", shapes=["prefill3"], device="cpu")
