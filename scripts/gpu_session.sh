@@ -124,9 +124,10 @@ for s in "$@"; do
       run_variant "$op" "$backend" "$settings" ;;
     variant-best:*)
       # variant-best:OP:BACKEND:SWEEP -- the variant of the tiling that $LOGS/sweep-SWEEP.json ranks first
-      # (highest geomean fraction of copy, every shape correct, above the shipped CONFIG's), if any.
+      # (highest geomean fraction of copy, every shape correct, 2% above the shipped CONFIG's), if any.
       IFS=: read -r _ op backend sweep <<< "$s"
-      settings=$(python3 scripts/sweep_pick.py "$LOGS/sweep-$sweep.json") || { echo "no pick: $settings"; continue; }
+      step "pick of sweep $sweep"
+      settings=$(python3 scripts/sweep_pick.py "$LOGS/sweep-$sweep.json") || continue  # it said why on stderr
       run_variant "$op" "$backend" "$settings" ;;
     adopt:*)
       # adopt:OP:BACKEND[:DIR] -- if a variant record in DIR (default: this call's logs) was accepted by the
