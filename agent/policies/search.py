@@ -75,12 +75,7 @@ def _predicted(best: dict, space: dict, keys: list[str], attempts: list[Attempt]
 
 def unused_keys(source: str) -> dict[tuple[str, object], set[str]]:
     """The kernel file's UNUSED_KEYS as {(key, value): keys that setting leaves unused}; {} without one."""
-    try:
-        rules = read_literal(source, "UNUSED_KEYS")
-    except ValueError as err:
-        if "no module-level" in str(err):
-            return {}
-        raise
+    rules = read_literal(source, "UNUSED_KEYS", default={})
     parsed = {}
     for condition, keys in rules.items():
         key, sep, value = str(condition).partition("=")

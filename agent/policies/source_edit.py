@@ -9,15 +9,29 @@ from __future__ import annotations
 import ast
 
 
-def _assignment(tree: ast.Module, name: str) -> ast.Assign:
+def _find(tree: ast.Module, name: str) -> ast.Assign | None:
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
             return node
-    raise ValueError(f"the kernel file has no module-level `{name} = {{...}}` literal")
+    return None
 
 
-def read_literal(source: str, name: str) -> dict:
-    node = _assignment(ast.parse(source), name)
+def _assignment(tree: ast.Module, name: str) -> ast.Assign:
+    node = _find(tree, name)
+    if node is None:
+        raise ValueError(f"the kernel file has no module-level `{name} = {{...}}` literal")
+    return node
+
+
+_REQUIRED = object()
+
+
+def read_literal(source: str, name: str, default=_REQUIRED) -> dict:
+    """The module-level dict literal `name`; `default` where the file has none (else that is an error)."""
+    tree = ast.parse(source)
+    if default is not _REQUIRED and _find(tree, name) is None:
+        return default
+    node = _assignment(tree, name)
     try:
         value = ast.literal_eval(node.value)
     except ValueError as err:
