@@ -45,6 +45,8 @@ from tools.records import (
 SEEDS_PER_SHAPE = 3
 PARALLEL_FIRST_CALL_BACKENDS = ("tilelang",)
 MAX_COMPILE_THREADS = 16
+# The pair's eager batch in parts (tools/evaluator/benchmark.py `_split_pair`); 1: unsplit.
+EAGER_SPLITS = 1
 DECODE_TOKENS = 256  # the kernel files' decode/prefill split (SMALL_TOKENS): programs differ across it
 
 
@@ -62,6 +64,8 @@ class JudgeRequest:
     baselines: tuple[str, ...] = ("eager",)
     graph: bool = True
     batches: int = 10
+    # Against an incumbent: the pair's eager batch of a round timed as this many alternating parts.
+    eager_splits: int = EAGER_SPLITS
     timeout_s: float = 900.0
     stage_timeouts: dict[str, float] = field(default_factory=dict)
     # Against an incumbent: stop timing at the first shape slower beyond noise, which alone rejects.
@@ -231,6 +235,7 @@ class Judge(BenchmarkStage):
 
     def greet_the_others(self) -> None:
         """Wait for every runner but the candidate to have started (dropping those that failed), then stop it."""
+        self._finish_incumbent_warmup()
         for role, runner in list(self.runners.items()):
             if role != "candidate" and runner.hello is None:
                 self._greet(role, runner)
@@ -357,6 +362,7 @@ class Judge(BenchmarkStage):
         groups = self._compile_groups(signatures)
         cores = len(self._runner_cores) or os.cpu_count() or 1
         threads = min(len(groups), cores, MAX_COMPILE_THREADS) if self._parallel_first_calls() else 1
+        self._start_incumbent_warmup(groups, threads)
         by_plan = {
             seat.plan: (shape, dtype) for seat, (shape, dtype, _) in zip(self.case_seats, self.cases, strict=True)
         }
@@ -400,6 +406,57 @@ class Judge(BenchmarkStage):
         phases["first calls"] = seconds - phases["start"] - phases["buffers"]
         phases = {name: round(value, 3) for name, value in phases.items()}
         return StageResult(name="compile", status="ok", message=message, seconds=seconds, phases=phases), info
+
+    def _start_incumbent_warmup(self, groups: list[list[int]], threads: int) -> None:
+        """The incumbent's first calls on the timed shapes, run while the candidate compiles.
+
+        Left for the benchmark's warm-up, they were the 2.5-3.4 s by which an optimize iteration's
+        benchmark outlasted the start evaluation's on the H200 (TileLang loading its programs from the
+        cache copy, shape by shape). Untimed, so running beside the candidate changes no figure. Its
+        reply is collected in `greet_the_others`.
+        """
+        self._incumbent_warmup: list[Seat] = []
+        runner = self.runners.get("incumbent")
+        if runner is None:
+            return
+        self._greet("incumbent", runner)
+        if "incumbent" not in self.runners:
+            return
+        timed = {(shape.name, dtype) for shape in self.request.shapes for dtype in self.request.dtypes}
+        seats_by_case: dict[int, Seat] = {}
+        try:
+            for i, (shape, dtype, hidden) in enumerate(self.cases):
+                if hidden or (shape.name, dtype) not in timed:
+                    continue
+                seat = Seat("incumbent", runner, fn="main")
+                args = self.spec.inputs_for(shape, parse_dtype(dtype), 0, self.request.device)
+                self._share(seat, self._layout(args, 1))
+                self._fill_sets(seat, [args])
+                seats_by_case[i] = seat
+            self._incumbent_warmup = list(seats_by_case.values())
+            plan_groups = [[seats_by_case[i].plan for i in g if i in seats_by_case] for g in groups]
+            self._sync()
+            runner.resume()
+            runner.send({"op": "warmup", "groups": [g for g in plan_groups if g], "threads": threads})
+        except RunnerFailed as err:
+            self._drop_runner("incumbent", str(err))
+
+    def _finish_incumbent_warmup(self) -> None:
+        seats, self._incumbent_warmup = getattr(self, "_incumbent_warmup", []), []
+        runner = self.runners.get("incumbent")
+        if not seats or runner is None:
+            return
+        try:
+            reply = runner.receive(self.deadline, "making its first calls")
+        except RunnerFailed as err:
+            self._drop_runner("incumbent", str(err))
+            return
+        runner.pause()
+        for seat in seats:
+            self._unshare(seat)
+        if not reply.ok or reply.errors:
+            error = (reply.error or next(iter(reply.errors.values()))).strip().splitlines() or ["no reason given"]
+            self._drop_runner("incumbent", f"its first calls raised: {error[-1]}")
 
     def _parallel_first_calls(self) -> bool:
         return self.request.backend in PARALLEL_FIRST_CALL_BACKENDS and self.cuda

@@ -94,6 +94,22 @@ def test_the_same_file_as_incumbent_starts_from_a_copy_of_its_cache(tmp_path, mo
     assert not [name for name in caches if "-copy-" in name]  # the copy went with its runner
 
 
+def test_the_incumbents_first_calls_are_made_while_the_candidate_compiles(tmp_path):
+    # An incumbent whose first call raises: it is dropped at its first calls, which the compile stage
+    # started beside the candidate's, not at the benchmark's warm-up.
+    first_fails = rope_candidates.GOOD_ROPE.replace("import torch\n", "import torch\n\n_CALLED = []\n", 1).replace(
+        "    return out\n",
+        "    if not _CALLED:\n        _CALLED.append(1)\n        raise RuntimeError('cold')\n    return out\n",
+    )
+    incumbent = tmp_path / "incumbent.py"
+    incumbent.write_text(first_fails)
+    record = run(tmp_path, rope_candidates.GOOD_ROPE, incumbent=incumbent, shapes=["llama3.2-1b/decode1/q"])
+    assert record.status == "ok", record.message
+    notes = " ".join(b.note for b in record.benchmark)
+    assert "incumbent unavailable: its first calls raised: RuntimeError: cold" in notes, notes
+    assert all(b.eager.incumbent is None for b in record.benchmark)
+
+
 def test_against_an_incumbent_the_benchmark_stops_at_the_first_shape_slower_beyond_noise(tmp_path):
     honest = tmp_path / "honest.py"
     honest.write_text(rope_candidates.GOOD_ROPE)
@@ -237,3 +253,14 @@ def test_a_compile_past_its_stage_limit_fails_at_compile_long_before_the_timeout
     record = run(tmp_path, candidates.HANGS, timeout_s=120, stage_timeouts={"compile": 3})
     assert_failed_at(record, "compile", "past the 3 s limit of its compile stage", "llama3.2-1b/decode1/q")
     assert record.seconds < 60
+
+
+def test_an_aa_check_with_split_eager_batches_times_every_part(tmp_path):
+    path = tmp_path / "incumbent.py"
+    path.write_text(rope_candidates.GOOD_ROPE)
+    record = run(tmp_path, rope_candidates.GOOD_ROPE, incumbent=path, shapes=["llama3.2-1b/decode1/q"], eager_splits=3)
+    assert record.status == "ok", record.message
+    eager = record.benchmark[0].eager
+    assert eager.candidate.calls_per_batch == eager.incumbent.calls_per_batch
+    assert eager.candidate.calls_per_batch % 3 == 0 and eager.candidate.batches == 3
+    assert eager.speedup_vs_incumbent is not None and eager.speedup_vs_incumbent.rounds == 3
