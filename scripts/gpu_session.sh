@@ -138,15 +138,17 @@ for s in "$@"; do
       step "adopt $op $backend"
       python3 scripts/sweep_pick.py --adopt "$op" "$backend" "${dir:-$LOGS}" | tee -a "$LOGS/adopted.txt" ;;
     aa:*)
-      # aa:OP:BACKEND[:N] -- A/A checks of the judge: the shipped kernel against itself N times (default 1),
+      # aa:OP:BACKEND[:N[:K]] -- A/A checks of the judge: the shipped kernel against itself N times (default 1),
       # each batch of one timed in the same round as one of the other. Every shape should be near 1.00x.
-      IFS=: read -r _ op backend times <<< "$s"
+      # K: --eager-splits (the pair's eager batch as K alternating parts); files then end in -sK.
+      IFS=: read -r _ op backend times splits <<< "$s"
       for i in $(seq 1 "${times:-1}"); do
-        step "A/A $op $backend ($i)"
+        name="aa-$op-$backend-$i${splits:+-s$splits}"
+        step "A/A $op $backend ($i${splits:+, eager in $splits parts})"
         /usr/bin/time -f "wall %e s" python3 -m agent eval "$op" --backend "$backend" --against "kernels/$op/$backend.py" \
-          --baselines eager --json "$LOGS/aa-$op-$backend-$i.json" > "$LOGS/aa-$op-$backend-$i.txt" 2>&1
-        tail -n 4 "$LOGS/aa-$op-$backend-$i.txt"
-        python3 scripts/record_summary.py "$LOGS/aa-$op-$backend-$i.json" 2>&1 | tail -n 4
+          --baselines eager ${splits:+--eager-splits $splits} --json "$LOGS/$name.json" > "$LOGS/$name.txt" 2>&1
+        tail -n 4 "$LOGS/$name.txt"
+        python3 scripts/record_summary.py "$LOGS/$name.json" 2>&1 | tail -n 4
       done ;;
     adversarial)
       # The judge's own GPU tests: cheating candidates (torch-backend and injected into shipped kernels).
@@ -163,6 +165,14 @@ for s in "$@"; do
         > "$LOGS/optimize-fg-$op-$backend.log" 2>&1 < /dev/null
       tail -8 "$LOGS/optimize-fg-$op-$backend.log"
       pack_runs ;;
+    profile:*)
+      # profile:OP:BACKEND:PATTERN+PATTERN -- ncu counters (tools/evaluator/profile.py) of the shipped kernel
+      # at those shapes, correctness checked, no benchmark.
+      IFS=: read -r _ op backend patterns <<< "$s"
+      step "profile $op $backend"
+      python3 -m agent eval "$op" --backend "$backend" --profile --no-bench --shapes ${patterns//+/ } \
+        --json "$LOGS/profile-$op-$backend.json" > "$LOGS/profile-$op-$backend.txt" 2>&1
+      tail -n 3 "$LOGS/profile-$op-$backend.txt" ;;
     profile)
       step profile
       python3 -m agent eval rms_norm --backend tilelang --profile --shapes 'llama3-8b/prefill*' --no-compile \

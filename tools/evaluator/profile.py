@@ -26,6 +26,13 @@ NCU_METRICS = {
     "registers_per_thread": "launch__registers_per_thread",
     "local_loads": "smsp__sass_inst_executed_op_local_ld.sum",
     "local_stores": "smsp__sass_inst_executed_op_local_st.sum",
+    # Kept in `raw` only: what a miss against the copy is made of (bytes really moved, launch shape, waves).
+    "dram_read_bytes": "dram__bytes_read.sum",
+    "dram_write_bytes": "dram__bytes_write.sum",
+    "sm_throughput_pct": "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    "grid_size": "launch__grid_size",
+    "block_size": "launch__block_size",
+    "waves_per_sm": "launch__waves_per_multiprocessor",
 }
 MARKER = "FillFunctor"
 TIME_UNITS_IN_US = {
