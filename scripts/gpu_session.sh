@@ -165,12 +165,16 @@ for s in "$@"; do
         > "$LOGS/optimize-fg-$op-$backend.log" 2>&1 < /dev/null
       tail -8 "$LOGS/optimize-fg-$op-$backend.log"
       pack_runs ;;
+    ncu-probe)
+      # Whether ncu reaches a program confined as runners are (scripts/ncu_probe.py), 60 s per way.
+      step ncu-probe
+      python3 scripts/ncu_probe.py --json "$LOGS/ncu-probe.json" > "$LOGS/ncu-probe.txt" 2>&1; tail -5 "$LOGS/ncu-probe.txt" ;;
     profile:*)
       # profile:OP:BACKEND:PATTERN+PATTERN -- ncu counters (tools/evaluator/profile.py) of the shipped kernel
       # at those shapes, correctness checked, no benchmark.
       IFS=: read -r _ op backend patterns <<< "$s"
       step "profile $op $backend"
-      python3 -m agent eval "$op" --backend "$backend" --profile --no-bench --shapes ${patterns//+/ } \
+      timeout "${PROFILE_STEP_S:-200}" python3 -m agent eval "$op" --backend "$backend" --profile --no-bench --shapes ${patterns//+/ } \
         --json "$LOGS/profile-$op-$backend.json" > "$LOGS/profile-$op-$backend.txt" 2>&1
       tail -n 3 "$LOGS/profile-$op-$backend.txt" ;;
     profile)

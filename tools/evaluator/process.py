@@ -45,11 +45,14 @@ class RunnerProcess:
         env: dict[str, str] | None = None,
         prefix: list[str] | None = None,
         cpus: tuple[int, ...] = (),
+        network_left_by_prefix: bool = False,
     ):
         self.role = role
         self.contestant = contestant
         self.identity = confine.prepare(cache_key, separate_uid=separate_uid)
         self.identity.cpus = cpus
+        if network_left_by_prefix:  # the prefix (tools/evaluator/netns.py) made the namespace it runs in
+            self.identity.isolate_network = False
         self.sock, theirs = socket.socketpair()
         self._log = tempfile.TemporaryFile()
         environment = confine.runner_env(self.identity, env)

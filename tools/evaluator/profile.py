@@ -46,6 +46,8 @@ TIME_UNITS_IN_US = {
 }
 # One profiled call per shape is plenty; ncu replays each kernel several times.
 MAX_PROFILED_SHAPES = 12
+# A profiler that hangs (ncu unable to reach its target) costs this much at most, not the evaluation's limit.
+PROFILE_TIMEOUT_S = 240.0
 
 
 def ncu_command(ncu: str = "ncu") -> list[str]:
@@ -127,6 +129,7 @@ def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
 
     from kernels import registry
     from kernels.spec import parse_dtype
+    from tools.evaluator import confine
     from tools.evaluator.buffers import Arena
     from tools.evaluator.judge import Judge
     from tools.evaluator.layout import INPUT_ARENA, Layout
@@ -151,6 +154,8 @@ def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
     folder = tempfile.mkdtemp(prefix="kw-profile-")
     log = f"{folder}/ncu.csv"
     separate = bool(record.confinement and record.confinement.uid_separation)
+    profiler = [*ncu_command(executable), "--log-file", log]
+    own_namespace = confine.is_root()  # ncu and its target talk over localhost: one namespace for both
     runner = RunnerProcess(
         "candidate",
         Judge.file_contestant(request),
@@ -158,11 +163,12 @@ def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
         target=request.target,
         cache_key=Judge.cache_key_of(request),
         separate_uid=separate,
-        prefix=[*ncu_command(executable), "--log-file", log],
+        prefix=[sys.executable, "-m", "tools.evaluator.netns", "--", *profiler] if own_namespace else profiler,
+        network_left_by_prefix=own_namespace,
     )
     arenas: list[Arena] = []
     try:
-        deadline = time.monotonic() + request.timeout_s
+        deadline = time.monotonic() + min(request.timeout_s, PROFILE_TIMEOUT_S)
         hello = runner.wait_hello(deadline)
         if not hello.ok:
             raise RunnerFailed(hello.error or "the candidate failed to import")
