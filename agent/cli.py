@@ -267,7 +267,6 @@ def cmd_eval(args) -> int:
             on_event=on_event,
             incumbent=args.against,
             batches=args.batches,
-            eager_splits=args.eager_splits,
             stop_when_slower=False,  # `eval --against` reports every shape (an A/A check wants them all)
         )
     _print_record(record, console)
@@ -743,13 +742,6 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="also time this kernel file, call by call in turn with the candidate (as agent optimize times "
         "its best); the candidate's own file here is an A/A check of the timing: every shape should be ~1.00x",
-    )
-    p.add_argument(
-        "--eager-splits",
-        type=int,
-        metavar="K",
-        help="with --against: time each round's eager batch of the two as K alternating parts (default: the "
-        "judge's EAGER_SPLITS)",
     )
     p.add_argument("--json", metavar="PATH", help="write the full record as JSON")
     baselines(p, "eager; torch.compile adds ~25 s, so `agent bench` times it, or --baselines eager compiled")

@@ -138,17 +138,15 @@ for s in "$@"; do
       step "adopt $op $backend"
       python3 scripts/sweep_pick.py --adopt "$op" "$backend" "${dir:-$LOGS}" | tee -a "$LOGS/adopted.txt" ;;
     aa:*)
-      # aa:OP:BACKEND[:N[:K]] -- A/A checks of the judge: the shipped kernel against itself N times (default 1),
+      # aa:OP:BACKEND[:N] -- A/A checks of the judge: the shipped kernel against itself N times (default 1),
       # each batch of one timed in the same round as one of the other. Every shape should be near 1.00x.
-      # K: --eager-splits (the pair's eager batch as K alternating parts); files then end in -sK.
-      IFS=: read -r _ op backend times splits <<< "$s"
+      IFS=: read -r _ op backend times <<< "$s"
       for i in $(seq 1 "${times:-1}"); do
-        name="aa-$op-$backend-$i${splits:+-s$splits}"
-        step "A/A $op $backend ($i${splits:+, eager in $splits parts})"
+        step "A/A $op $backend ($i)"
         /usr/bin/time -f "wall %e s" python3 -m agent eval "$op" --backend "$backend" --against "kernels/$op/$backend.py" \
-          --baselines eager ${splits:+--eager-splits $splits} --json "$LOGS/$name.json" > "$LOGS/$name.txt" 2>&1
-        tail -n 4 "$LOGS/$name.txt"
-        python3 scripts/record_summary.py "$LOGS/$name.json" 2>&1 | tail -n 4
+          --baselines eager --json "$LOGS/aa-$op-$backend-$i.json" > "$LOGS/aa-$op-$backend-$i.txt" 2>&1
+        tail -n 4 "$LOGS/aa-$op-$backend-$i.txt"
+        python3 scripts/record_summary.py "$LOGS/aa-$op-$backend-$i.json" 2>&1 | tail -n 4
       done ;;
     adversarial)
       # The judge's own GPU tests: cheating candidates (torch-backend and injected into shipped kernels).

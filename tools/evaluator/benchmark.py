@@ -36,9 +36,6 @@ from tools.records import RIVALS, HostUse, Ratio, ScopeResult, ShapeBenchmark, S
 BATCH_SECONDS = {"cuda": 2e-3, "cpu": 2e-2}
 # An eager batch of the candidate and the incumbent; every other contestant's is sized to its own speed.
 EAGER_BATCH_SECONDS = {"cuda": 5e-3, "cpu": 2e-2}
-# Against an incumbent, the candidate's and incumbent's eager batch of a round is timed as
-# JudgeRequest.eager_splits parts of at least this many calls each, alternating (`_split_pair`).
-MIN_PART_CALLS = 2
 # Against an incumbent, a shape's rounds go on past `batches` (the candidate, incumbent and null seats
 # only) while the graph scope's paired ratio is known less well than this and not yet beyond noise,
 # up to EXTRA_ROUNDS_FACTOR x batches and SHAPE_BUDGET_S of rounds per shape.
@@ -49,7 +46,8 @@ SHAPE_BUDGET_S = 4.0
 VERIFIED_EVERY_ROUND = ("candidate", "liger")
 # The incumbent is checked against the reference in its first round, and for unwritten (NaN) outputs in
 # every round: a wrong incumbent can only make a candidate look slower, never get one accepted, and it
-# passed every round as a candidate. Comparing it every round was ~1.2 s of a 26 s benchmark (H200).
+# passed every round as a candidate. With compare's one-sync pass, the verify phase of a full 18-shape
+# rms_norm iteration went from 4.1-4.4 s to 2.5 s on the H200 (docs/log.md, twelfth session).
 NAN_CHECKED_EVERY_ROUND = ("incumbent",)
 # Seats whose eager batches have the candidate's calls (a per-round ratio pairs them; the reference of a
 # batch's sample is computed once per count).
@@ -136,7 +134,6 @@ class Seat:
     # what theirs does.
     null_totals: dict[tuple[str, str, int], list[float]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)  # calls per batch, by scope
-    splits: dict[str, int] = field(default_factory=dict)  # by scope: a round's batch timed as this many parts
     self_us: list[float] = field(default_factory=list)
     host: list[HostUse] = field(default_factory=list)  # eager batches, in the order of totals["eager"]
     dropped: str | None = None
@@ -437,11 +434,6 @@ class BenchmarkStage:
             if own is None:
                 own = max(2, min(eager, math.ceil(target / per_call[seat.name])))
             seat.counts = {"eager": own, **({"graph": seat.graph_calls or sets} if graph else {})}
-        parts = min(getattr(self.request, "eager_splits", 1), eager // MIN_PART_CALLS)
-        if parts > 1 and all(n in per_call for n in ("candidate", "incumbent")):
-            for seat in seats:
-                if seat.name in ("candidate", "incumbent"):
-                    seat.counts["eager"], seat.splits["eager"] = math.ceil(eager / parts), parts
         pair_graph = [s.graph_calls for s in seats if s.name in ("candidate", "incumbent") and s.graph_calls]
         return {"eager": eager, **({"graph": max(pair_graph, default=sets)} if graph else {})}
 
@@ -544,62 +536,35 @@ class BenchmarkStage:
             if not (scope == "graph" and s.graph_error)
             and (not pair_only or s.name in ("candidate", "incumbent", "null"))
         ]
-        need = max(
-            (s.counts[scope] * s.splits.get(scope, 1) for s in timed if s.name not in ("copy", "null")), default=count
-        )
+        need = max((s.counts[scope] for s in timed if s.name not in ("copy", "null")), default=count)
         with self.clock.phase("inputs"):
             regions = self._fresh_inputs(shape, dtype, max(count, need), op_layout)
-        # By (part of the round, calls per batch): the sets checked (drawn by the judge) and their reference,
-        # computed on first need.
-        checks: dict[tuple[int, int], tuple[list[int], list]] = {}
+        # By calls per batch: the sets checked (drawn by the judge) and their reference, computed on first need.
+        checks: dict[int, tuple[list[int], list]] = {}
         pair = [s for s in timed if s.name in ("candidate", "incumbent")]
         order = [s for s in timed if s.name not in ("candidate", "incumbent")]
         self.rng.shuffle(pair)
         self.rng.shuffle(order)
-        split = len(pair) == 2 and all(s.splits.get(scope, 1) > 1 for s in pair)
         at = self.rng.randrange(len(order) + 1)
-        order[at:at] = [tuple(pair)] if split else pair
+        order[at:at] = pair
         for seat in order:
-            if isinstance(seat, tuple):
-                self._split_pair(seat, scope, regions, checks, round_index, dtype, op_layout, notes)
-                continue
             if seat.dropped:
                 continue
             if seat.name == "null":
                 self._null_batches(seat, seats, timed, scope, regions)
                 continue
             batch = self._checked_batch(
-                seat, scope, seat.counts[scope], regions, checks, 0, round_index, dtype, op_layout, notes
+                seat, scope, seat.counts[scope], regions, checks, round_index, dtype, op_layout, notes
             )
-            if batch is not None:
-                self._keep(seat, scope, [batch])
+            if batch is None:
+                continue
+            seat.totals[scope].append(batch.seconds)
+            if batch.host is not None:
+                seat.host.append(batch.host)
+            if batch.reply.self_us is not None and seat.name == "candidate" and scope == "eager":
+                seat.self_us.append(batch.reply.self_us)
 
-    def _split_pair(
-        self, pair: tuple[Seat, Seat], scope, regions, checks, round_index, dtype, op_layout, notes
-    ) -> None:
-        """The candidate's and incumbent's batch of this round as k alternating parts, ABBA, on fresh sets each.
-
-        Their per-round ratio then pairs stretches of the host a part long (eager: about 1 ms), not a whole
-        batch: on the H200's VM an eager batch's speed followed the host's, which swung between batches.
-        """
-        parts = pair[0].splits[scope]
-        calls = pair[0].counts[scope]
-        batches: dict[str, list[Batch]] = {s.name: [] for s in pair}
-        for part in range(parts):
-            part_regions = [r[part * calls : (part + 1) * calls] if isinstance(r, torch.Tensor) else r for r in regions]
-            for seat in pair if part % 2 == 0 else reversed(pair):
-                if seat.dropped:
-                    continue
-                batch = self._checked_batch(
-                    seat, scope, calls, part_regions, checks, part, round_index, dtype, op_layout, notes
-                )
-                if batch is not None:
-                    batches[seat.name].append(batch)
-        for seat in pair:
-            if not seat.dropped and len(batches[seat.name]) == parts:
-                self._keep(seat, scope, batches[seat.name])
-
-    def _checked_batch(self, seat, scope, calls, regions, checks, part, round_index, dtype, op_layout, notes):
+    def _checked_batch(self, seat, scope, calls, regions, checks, round_index, dtype, op_layout, notes):
         """One timed batch, its outputs verified as the seat's checks say; None if the seat failed."""
         batch = self._batch(seat, scope, calls, regions, seat)
         reply, snapshot = batch.reply, batch.snapshot
@@ -610,27 +575,15 @@ class BenchmarkStage:
             return None
         full = seat.name in VERIFIED_EVERY_ROUND or round_index == 0
         if full or seat.name in NAN_CHECKED_EVERY_ROUND:
-            key = (part, calls)
-            if key not in checks:
-                checks[key] = (self._sample(calls, op_layout.set_output_bytes), [])
-            sample, refs = checks[key]
+            if calls not in checks:
+                checks[calls] = (self._sample(calls, op_layout.set_output_bytes), [])
+            sample, refs = checks[calls]
             with self.clock.phase("verify"):
                 why = self._verify(seat, snapshot, calls, regions, refs, sample, dtype, op_layout, full)
             if why:
                 self._fail_seat(seat, f"{scope} batch {round_index + 1}: {why}", notes)
                 return None
         return batch
-
-    @staticmethod
-    def _keep(seat: Seat, scope: str, batches: list[Batch]) -> None:
-        """A round's batch (or its parts, summed) into the seat's totals; host use and self time per call averaged."""
-        seat.totals[scope].append(sum(b.seconds for b in batches))
-        hosts = [b.host for b in batches if b.host is not None]
-        if len(hosts) == len(batches):
-            seat.host.append(hosts[0] if len(hosts) == 1 else _mean_host(hosts))
-        own = [b.reply.self_us for b in batches if b.reply.self_us is not None]
-        if own and len(own) == len(batches) and seat.name == "candidate" and scope == "eager":
-            seat.self_us.append(statistics.fmean(own))
 
     def _null_batches(self, null: Seat, seats: list[Seat], timed: list[Seat], scope: str, regions: list) -> None:
         """The null seat's batches: one per (output layout, calls) that a copy-out timed this round has."""
@@ -857,12 +810,11 @@ class BenchmarkStage:
                         result.errors[field_name] = seat.dropped[:300]
                     continue
                 target = "copy" if seat.name == "copy" else "candidate"
-                parts = seat.splits.get(scope, 1)
-                nulls = null.null_totals.get((scope, target, seat.counts[scope])) if null else None
-                count = seat.counts[scope] * parts
+                count = seat.counts[scope]
+                nulls = null.null_totals.get((scope, target, count)) if null else None
                 # On the CPU, waking a stopped process costs milliseconds that vary with load: subtracting its
                 # median would leave noise of the size of the work, so CPU figures keep the round trip in them.
-                base = parts * statistics.median(nulls) if nulls and self.cuda else 0.0
+                base = statistics.median(nulls) if nulls and self.cuda else 0.0
                 if seat.name == "candidate" and statistics.median(seat.totals[scope]) < 1.25 * base:
                     notes.append(
                         f"{scope}: the batches were mostly the judge's own round trip "
@@ -909,17 +861,6 @@ def _brief(why: str) -> str:
     if len(lines) < 2:
         return why
     return f"{lines[0].split(': ', 1)[0]}: {lines[-1]}"
-
-
-def _mean_host(hosts: list[HostUse]) -> HostUse:
-    """The host use per call of a batch timed in equal parts: each part's, averaged."""
-    steal = [h.steal_us for h in hosts]
-    return HostUse(
-        main_us=round(statistics.fmean(h.main_us for h in hosts), 3),
-        others_us=round(statistics.fmean(h.others_us for h in hosts), 3),
-        waited_us=round(statistics.fmean(h.waited_us for h in hosts), 3),
-        steal_us=None if None in steal else round(statistics.fmean(steal), 3),
-    )
 
 
 def _unpaired(slower: list[float], faster: list[float]) -> Ratio:

@@ -23,7 +23,7 @@ from kernels import registry
 from kernels import target as targets
 from kernels.spec import DTYPES, NamedShape
 from tools.env import collect_environment
-from tools.evaluator.judge import EAGER_SPLITS, Judge, JudgeRequest, StageFailed
+from tools.evaluator.judge import Judge, JudgeRequest, StageFailed
 from tools.evaluator.process import RunnerFailed, RunnerProcess
 from tools.evaluator.static_check import check_file
 from tools.liger import installed_version
@@ -77,7 +77,6 @@ def evaluate(
     stage_timeouts: dict[str, float] | None = None,
     static_check: bool = True,
     stop_when_slower: bool | None = None,
-    eager_splits: int | None = None,
 ) -> EvalRecord:
     """Evaluate `candidate` (default: the backend's kernel file) and return the full record.
 
@@ -94,9 +93,6 @@ def evaluate(
     for name in dtypes:
         if name not in DTYPES:
             raise ValueError(f"unknown dtype {name!r}; choose from {', '.join(DTYPES)}")
-    eager_splits = EAGER_SPLITS if eager_splits is None else eager_splits
-    if eager_splits < 1:
-        raise ValueError(f"eager_splits must be at least 1 (1: one eager batch per round, unsplit); got {eager_splits}")
     if batches < 3:
         raise ValueError(f"batches must be at least 3 (a median needs rounds to compare); got {batches}")
     selected = spec.select(shapes)
@@ -142,7 +138,6 @@ def evaluate(
                 baselines=tuple(baselines),
                 graph=graph,
                 batches=batches,
-                eager_splits=eager_splits,
                 timeout_s=timeout_s,
                 stage_timeouts=dict(stage_timeouts or {}),
                 stop_when_slower=incumbent is not None if stop_when_slower is None else stop_when_slower,

@@ -45,8 +45,6 @@ from tools.records import (
 SEEDS_PER_SHAPE = 3
 PARALLEL_FIRST_CALL_BACKENDS = ("tilelang",)
 MAX_COMPILE_THREADS = 16
-# The pair's eager batch in parts (tools/evaluator/benchmark.py `_split_pair`); 1: unsplit.
-EAGER_SPLITS = 1
 DECODE_TOKENS = 256  # the kernel files' decode/prefill split (SMALL_TOKENS): programs differ across it
 
 
@@ -64,8 +62,6 @@ class JudgeRequest:
     baselines: tuple[str, ...] = ("eager",)
     graph: bool = True
     batches: int = 10
-    # Against an incumbent: the pair's eager batch of a round timed as this many alternating parts.
-    eager_splits: int = EAGER_SPLITS
     timeout_s: float = 900.0
     stage_timeouts: dict[str, float] = field(default_factory=dict)
     # Against an incumbent: stop timing at the first shape slower beyond noise, which alone rejects.

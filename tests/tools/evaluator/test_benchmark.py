@@ -6,8 +6,6 @@ import random
 import time
 import types
 
-import torch
-
 from tools.evaluator import benchmark
 from tools.evaluator.benchmark import BenchmarkStage, Seat
 
@@ -160,49 +158,3 @@ def test_a_delivered_yardstick_writes_its_results_off_the_clock():
 def test_a_candidate_writes_its_outputs_on_the_clock():
     batch, asked = _batch_of("candidate")
     assert asked == ["replay"] and batch.reply is not None
-
-
-def test_a_split_pair_alternates_abba_on_fresh_sets_and_sums_its_parts():
-    stage = _stage()
-    seen = []
-
-    def checked(seat, scope, calls, regions, checks, part, round_index, dtype, op_layout, notes):
-        seen.append((seat.name, part, regions[0][:, 0].tolist(), regions[1]))
-        return benchmark.Batch(seconds=1.0 + part, reply=types.SimpleNamespace(ok=True, self_us=None))
-
-    stage._checked_batch = checked
-    stage._keep = BenchmarkStage._keep
-    a, b = Seat("candidate", runner=None), Seat("incumbent", runner=None)
-    for seat in (a, b):
-        seat.counts, seat.splits = {"eager": 2}, {"eager": 3}
-    regions = [torch.arange(6.0).reshape(6, 1), 0.5]  # six sets of one value, and a scalar argument
-    BenchmarkStage._split_pair(stage, (a, b), "eager", regions, {}, 0, None, None, [])
-    assert [(name, part) for name, part, _, _ in seen] == [
-        ("candidate", 0),
-        ("incumbent", 0),
-        ("incumbent", 1),
-        ("candidate", 1),
-        ("candidate", 2),
-        ("incumbent", 2),
-    ]
-    assert [values for _, _, values, _ in seen[::2]] == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
-    assert all(scalar == 0.5 for *_, scalar in seen)
-    assert a.totals["eager"] == b.totals["eager"] == [1.0 + 2.0 + 3.0]
-
-
-def test_a_split_pair_keeps_no_round_for_a_seat_that_failed_a_part():
-    stage = _stage()
-
-    def checked(seat, scope, calls, regions, checks, part, *rest):
-        if seat.name == "incumbent" and part == 1:
-            seat.dropped = "wrong"
-            return None
-        return benchmark.Batch(seconds=1.0, reply=types.SimpleNamespace(ok=True, self_us=None))
-
-    stage._checked_batch = checked
-    stage._keep = BenchmarkStage._keep
-    a, b = Seat("candidate", runner=None), Seat("incumbent", runner=None)
-    for seat in (a, b):
-        seat.counts, seat.splits = {"eager": 1}, {"eager": 2}
-    BenchmarkStage._split_pair(stage, (a, b), "eager", [torch.zeros(2, 1)], {}, 0, None, None, [])
-    assert a.totals["eager"] == [2.0] and b.totals["eager"] == []

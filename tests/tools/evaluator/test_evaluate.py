@@ -253,14 +253,3 @@ def test_a_compile_past_its_stage_limit_fails_at_compile_long_before_the_timeout
     record = run(tmp_path, candidates.HANGS, timeout_s=120, stage_timeouts={"compile": 3})
     assert_failed_at(record, "compile", "past the 3 s limit of its compile stage", "llama3.2-1b/decode1/q")
     assert record.seconds < 60
-
-
-def test_an_aa_check_with_split_eager_batches_times_every_part(tmp_path):
-    path = tmp_path / "incumbent.py"
-    path.write_text(rope_candidates.GOOD_ROPE)
-    record = run(tmp_path, rope_candidates.GOOD_ROPE, incumbent=path, shapes=["llama3.2-1b/decode1/q"], eager_splits=3)
-    assert record.status == "ok", record.message
-    eager = record.benchmark[0].eager
-    assert eager.candidate.calls_per_batch == eager.incumbent.calls_per_batch
-    assert eager.candidate.calls_per_batch % 3 == 0 and eager.candidate.batches == 3
-    assert eager.speedup_vs_incumbent is not None and eager.speedup_vs_incumbent.rounds == 3
