@@ -11,6 +11,7 @@ A/A within 2% (docs/log.md, eighth session).
 from __future__ import annotations
 
 import json
+import math
 import statistics
 import sys
 from pathlib import Path
@@ -40,16 +41,21 @@ def _statistics(candidate: dict, incumbent: dict) -> dict[str, float]:
 def summarise(path: Path) -> str:
     record = json.loads(path.read_text())
     within: dict[str, int] = {}
+    spreads: list[float] = []
     shapes = 0
     for bench in record["benchmark"]:
         eager = bench.get("eager") or {}
         if not (eager.get("candidate") and eager.get("incumbent")):
             continue
         shapes += 1
+        mine, theirs = eager["candidate"]["batch_us"], eager["incumbent"]["batch_us"]
+        spreads.append(statistics.pstdev(math.log(t / m) for t, m in zip(theirs, mine, strict=True)))
         for name, value in _statistics(eager["candidate"], eager["incumbent"]).items():
             within[name] = within.get(name, 0) + (0.98 <= value <= 1.02)
     lines = [f"{path.name}: {shapes} shapes with an eager pair"]
     lines += [f"  {name:<28} {count:3d} of {shapes} within 0.98-1.02" for name, count in within.items()]
+    if spreads:  # how far apart a round's two batches ran: what pairing them in time did not remove
+        lines.append(f"  per-round log-ratio spread, median over shapes: {statistics.median(spreads):.3f}")
     return "\n".join(lines)
 
 
