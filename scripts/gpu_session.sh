@@ -163,6 +163,14 @@ for s in "$@"; do
         > "$LOGS/optimize-fg-$op-$backend.log" 2>&1 < /dev/null
       tail -8 "$LOGS/optimize-fg-$op-$backend.log"
       pack_runs ;;
+    ncu-kernels)
+      # ncu counters of the shipped kernels and a copy of the same bytes, outside the judge (scripts/ncu_kernels.py).
+      # NCU_OPS, NCU_BACKENDS, NCU_SHAPES (space-separated patterns) choose the cases.
+      step ncu-kernels
+      timeout "${NCU_STEP_S:-500}" python3 scripts/ncu_kernels.py ${NCU_OPS:+--ops $NCU_OPS} \
+        ${NCU_BACKENDS:+--backends $NCU_BACKENDS} ${NCU_SHAPES:+--shapes $NCU_SHAPES} \
+        --json "$LOGS/ncu-kernels.json" > "$LOGS/ncu-kernels.txt" 2>&1
+      head -n 60 "$LOGS/ncu-kernels.txt" ;;
     ncu-probe)
       # Whether ncu reaches a program confined as runners are (scripts/ncu_probe.py), 60 s per way.
       step ncu-probe
