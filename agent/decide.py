@@ -54,6 +54,15 @@ def _decide_on_speed(record: EvalRecord, against_best: bool) -> Decision:
     per_shape = {k: v for k, v in per_shape.items() if v}
     if not per_shape:
         return Decision(False, "no shape was timed against the current best")
+    # A shape the candidate was timed on without the best beside it (the best's runner dropped there, or its
+    # graph did not capture: a candidate can starve it of GPU memory) would leave the geomean to the others.
+    uncompared = [b.shape for b in record.benchmark if not shape_ratios(b, scope)]
+    if uncompared:
+        return Decision(
+            False,
+            f"the best was not timed beside it on {len(uncompared)} shape(s) ({', '.join(uncompared[:3])}) in the "
+            f"{scope} scope: a gain is claimed only where the two were compared",
+        )
     tests = sum(1 for b in record.benchmark for s in ("eager", "graph") if shape_ratios(b, s))
     confidence = shape_confidence(tests)
     slower = []

@@ -113,3 +113,22 @@ def test_too_few_rounds_to_reach_the_confidence_cannot_accept():
     decision = decide(_record([(1.05, 0.01, 1.05, 0.01)] * 8, rounds=3), against_best=True)
     assert not decision.accepted and "3 rounds per shape cannot show a gain" in decision.reason
     assert "--batches" in decision.reason
+
+
+def test_a_shape_timed_without_the_best_beside_it_rejects_a_faster_candidate():
+    # The best's runner dropped at the third shape (say, out of GPU memory the candidate held): the two
+    # shapes before it, both faster, must not carry the decision.
+    record = _record([(1.3, 0.01, 1.3, 0.01)] * 3)
+    for scope in (record.benchmark[2].graph, record.benchmark[2].eager):
+        scope.incumbent = None
+    decision = decide(record, against_best=True)
+    assert not decision.accepted
+    assert "not timed beside it on 1 shape(s) (s2) in the graph scope" in decision.reason
+    assert decide(_record([(1.3, 0.01, 1.3, 0.01)] * 3), against_best=True).accepted
+
+
+def test_a_shape_where_only_the_bests_graph_is_missing_rejects_too():
+    record = _record([(1.3, 0.01, 1.3, 0.01)] * 3)
+    record.benchmark[1].graph.incumbent = None  # its capture failed there; eager figures remain
+    decision = decide(record, against_best=True)
+    assert not decision.accepted and "(s1) in the graph scope" in decision.reason
