@@ -83,6 +83,7 @@ class Judge(BenchmarkStage):
         self.rng = random.Random(secrets.randbits(64))
         self._ids = iter(range(1, 10**9))
         self.last_seat: Seat | None = None
+        self._incumbent_warmup: list[Seat] = []  # its first calls' buffers, while the candidate compiles
         self.confinement = self._confinement()
         if self.cuda:
             torch.cuda.init()
@@ -411,7 +412,6 @@ class Judge(BenchmarkStage):
         cache copy, shape by shape). Untimed, so running beside the candidate changes no figure. Its
         reply is collected in `greet_the_others`.
         """
-        self._incumbent_warmup: list[Seat] = []
         runner = self.runners.get("incumbent")
         if runner is None:
             return
@@ -427,29 +427,34 @@ class Judge(BenchmarkStage):
                 seat = Seat("incumbent", runner, fn="main")
                 args = self.spec.inputs_for(shape, parse_dtype(dtype), 0, self.request.device)
                 self._share(seat, self._layout(args, 1))
-                self._fill_sets(seat, [args])
                 seats_by_case[i] = seat
-            self._incumbent_warmup = list(seats_by_case.values())
+                self._fill_sets(seat, [args])
             plan_groups = [[seats_by_case[i].plan for i in g if i in seats_by_case] for g in groups]
             self._sync()
             runner.resume()
             runner.send({"op": "warmup", "groups": [g for g in plan_groups if g], "threads": threads})
-        except RunnerFailed as err:
+            self._incumbent_warmup = list(seats_by_case.values())
+        except (RunnerFailed, OSError) as err:  # send() raises the pipe's own errors
             self._drop_runner("incumbent", str(err))
+            for seat in seats_by_case.values():
+                self._unshare(seat)
 
     def _finish_incumbent_warmup(self) -> None:
-        seats, self._incumbent_warmup = getattr(self, "_incumbent_warmup", []), []
+        seats, self._incumbent_warmup = self._incumbent_warmup, []
         runner = self.runners.get("incumbent")
         if not seats or runner is None:
             return
         try:
             reply = runner.receive(self.deadline, "making its first calls")
         except RunnerFailed as err:
+            reply = None
             self._drop_runner("incumbent", str(err))
-            return
-        runner.pause()
+        else:
+            runner.pause()
         for seat in seats:
             self._unshare(seat)
+        if reply is None:
+            return
         if not reply.ok or reply.errors:
             error = (reply.error or next(iter(reply.errors.values()))).strip().splitlines() or ["no reason given"]
             self._drop_runner("incumbent", f"its first calls raised: {error[-1]}")

@@ -17,7 +17,8 @@ import socket
 import struct
 import sys
 
-CLONE_NEWNET = 0x40000000
+from tools.evaluator.confine import CLONE_NEWNET
+
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
 
 
