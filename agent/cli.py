@@ -294,7 +294,7 @@ def cmd_bench(args) -> int:
     for op in args.ops:
         progress, on_event = _progress()
         with progress:
-            records, path = run_bench(
+            records, path, kept = run_bench(
                 op,
                 tuple(args.backends),
                 baselines=_baselines(args, default=BASELINES),
@@ -311,6 +311,8 @@ def cmd_bench(args) -> int:
             _print_record(record, console)
             status |= record.status != "ok"
         console.print(f"wrote {path} and {path.with_suffix('.md')}")
+        if kept:
+            console.print(f"kept from earlier benches: {', '.join(kept)} (each record says when it was timed)")
     return status
 
 

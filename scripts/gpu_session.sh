@@ -195,10 +195,14 @@ for s in "$@"; do
       ops=${s#bench}; ops=${ops#:}; ops=${ops//[,+]/ }
       tag=${ops// /-}
       step "bench ${ops:-all}"
+      # BENCH_BACKENDS: some backends only; BENCH_OUT: a folder kept across calls on one machine (agent bench
+      # keeps the records of backends it does not re-run), e.g. /tmp/bench-results.
       python3 -m agent bench ${ops:-$(python3 -c "from kernels.registry import OPERATORS; print(*OPERATORS)")} \
-        --batches "${BENCH_BATCHES:-10}" ${BENCH_BASELINES:+--baselines $BENCH_BASELINES} --out "$LOGS/results" \
+        --batches "${BENCH_BATCHES:-10}" ${BENCH_BASELINES:+--baselines $BENCH_BASELINES} \
+        ${BENCH_BACKENDS:+--backends $BENCH_BACKENDS} --out "${BENCH_OUT:-$LOGS/results}" \
         > "$LOGS/bench${tag:+-$tag}.txt" 2>&1
-      grep -E "^(OK|FAILED)|wrote" "$LOGS/bench${tag:+-$tag}.txt" ;;
+      if [ -n "${BENCH_OUT:-}" ]; then mkdir -p "$LOGS/results" && cp -r "$BENCH_OUT/." "$LOGS/results/"; fi
+      grep -E "^(OK|FAILED)|wrote|kept" "$LOGS/bench${tag:+-$tag}.txt" ;;
     infer|infer:*)
       # infer[:DTYPE[:BATCH]] -- the 1B configuration with seeded random weights, as issue 16 asks: the
       # native baseline (torch's own ops) eager, under graphs and compiled; each kernel backend eager and

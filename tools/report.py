@@ -185,6 +185,9 @@ def bench_markdown(op: str, records: list[EvalRecord]) -> str:
     for record in records:
         lines.append(f"## {op}[{record.backend}]: {record.status}")
         lines.append("")
+        # A file's backends may come from different benches (tools/bench.py keeps those not re-run).
+        lines.append(f"Timed {record.started}, harness {record.harness_sha256[:12]}.")
+        lines.append("")
         lines.append(f"{record.message}")
         lines.append("")
         note = liger_note(record)

@@ -271,7 +271,7 @@ def test_without_liger_the_eval_record_carries_a_note_and_no_timing(tmp_path):
 
 @pytest.mark.skipif(LIGER_INSTALLED, reason="checks what happens without liger-kernel")
 def test_without_liger_the_bench_still_writes_everything(tmp_path):
-    records, json_path = run_bench(
+    records, json_path, _kept = run_bench(
         "rms_norm", ("torch",), out_dir=tmp_path, shapes=["decode1"], device="cpu", timeout_s=60, batches=3
     )
     assert [r.status for r in records] == ["ok"]
