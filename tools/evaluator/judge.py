@@ -407,8 +407,8 @@ class Judge(BenchmarkStage):
     def _start_incumbent_warmup(self, groups: list[list[int]], threads: int) -> None:
         """The incumbent's first calls on the timed shapes, run while the candidate compiles.
 
-        Left for the benchmark's warm-up, they were the 2.5-3.4 s by which an optimize iteration's
-        benchmark outlasted the start evaluation's on the H200 (TileLang loading its programs from the
+        Left for the benchmark's warm-up, they took 0.7-3.4 s of an optimize iteration's benchmark on the
+        H200, against 0.13-0.2 s for the start evaluation's warm-up (TileLang loading its programs from the
         cache copy, shape by shape). Untimed, so running beside the candidate changes no figure. Its
         reply is collected in `greet_the_others`.
         """
