@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tools.evaluator.profile import MARKER, NCU_METRICS, ncu_command, parse_ncu_csv
+from tools.evaluator.profile import MARKER, NCU_METRICS, ncu_command, parse_ncu_csv, parse_number
 from tools.paths import PROJECT_ROOT
 
 
@@ -51,13 +51,14 @@ def _inner(cases: list[dict]) -> None:
     from kernels import registry
     from kernels.spec import parse_dtype
     from tools.evaluator.contestants import copy
+    from tools.evaluator.layout import copy_source_bytes
 
     marker = torch.zeros(1, dtype=torch.int32, device="cuda")
     for i, case in enumerate(cases):
         spec, dtype = registry.spec(case["op"]), parse_dtype(case["dtype"])
         args = spec.make_inputs(tuple(case["dims"]), dtype, i + 1, "cuda")
         if case["backend"] == "copy":
-            half = max(4, 4 * round(spec.bytes_moved(tuple(case["dims"]), dtype) / 8))
+            half = copy_source_bytes(spec.bytes_moved(tuple(case["dims"]), dtype))
             src = torch.randint(0, 256, (half,), dtype=torch.uint8, device="cuda")
             dst = torch.empty_like(src)
 
@@ -90,7 +91,7 @@ def _rows(cases: list[dict], text: str) -> list[dict]:
         must = registry.spec(case["op"]).bytes_moved(tuple(case["dims"]), parse_dtype(case["dtype"]))
         for p in (p for p in profiles if p.shape == label):
             raw = p.raw
-            moved = sum(float(raw.get(k, "0").replace(",", "") or 0) for k in ("dram_read_bytes", "dram_write_bytes"))
+            moved = sum(parse_number(raw.get(k, "")) or 0.0 for k in ("dram_read_bytes", "dram_write_bytes"))
             rows.append(
                 {
                     **case,

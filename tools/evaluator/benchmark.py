@@ -26,7 +26,7 @@ import torch
 from kernels.spec import NamedShape, parse_dtype
 from tools.evaluator import confine, rule, stats
 from tools.evaluator.buffers import Arena
-from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout
+from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout, copy_source_bytes
 from tools.evaluator.process import RunnerFailed, RunnerProcess
 from tools.llama import native as native_ops
 from tools.records import RIVALS, HostUse, Ratio, ScopeResult, ShapeBenchmark, StageResult
@@ -283,7 +283,7 @@ class BenchmarkStage:
 
     def _prepare_seats(self, seats: list[Seat], example: tuple, sets: int, nbytes: int, notes: list[str]) -> None:
         op_layout = self._layout(example, sets)
-        half = max(4, 4 * round(nbytes / 8))  # whole words: the copy runs as an int32 kernel
+        half = copy_source_bytes(nbytes)
         copy_layout = Layout(
             (torch.empty(half, dtype=torch.uint8),), (torch.empty(half, dtype=torch.uint8),), sets, False
         )

@@ -18,6 +18,11 @@ from tools.evaluator.buffers import ALIGN, TensorSpec, aligned, dtype_label
 INPUT_ARENA, OUTPUT_ARENA = 0, 1
 
 
+def copy_source_bytes(bytes_moved: int) -> int:
+    """What the copy yardstick reads (and writes) to move `bytes_moved` in all: whole words, as it runs on int32."""
+    return max(4, 4 * round(bytes_moved / 8))
+
+
 @dataclass(frozen=True)
 class Slot:
     """One argument (or output) position: a tensor region of N sets, or a scalar passed by value."""

@@ -67,7 +67,7 @@ def ncu_command(ncu: str = "ncu") -> list[str]:
     ]
 
 
-def _number(text: str) -> float | None:
+def parse_number(text: str) -> float | None:
     try:
         return float(text.replace(",", ""))
     except (TypeError, ValueError):
@@ -95,11 +95,11 @@ def parse_ncu_csv(text: str, shapes: list[tuple[str, str]]) -> list[ShapeProfile
             continue
         values = {key: row[column[metric]] for key, metric in NCU_METRICS.items() if metric in column}
         unit = units[column[NCU_METRICS["duration_us"]]] if NCU_METRICS["duration_us"] in column else ""
-        duration = _number(values.get("duration_us", ""))
+        duration = parse_number(values.get("duration_us", ""))
         if duration is not None:
             duration *= TIME_UNITS_IN_US.get(unit, 1.0)
-        local = [_number(values.get(k, "")) for k in ("local_loads", "local_stores")]
-        registers = _number(values.get("registers_per_thread", ""))
+        local = [parse_number(values.get(k, "")) for k in ("local_loads", "local_stores")]
+        registers = parse_number(values.get("registers_per_thread", ""))
         name, dtype = shapes[shape_index]
         profiles.append(
             ShapeProfile(
@@ -107,8 +107,8 @@ def parse_ncu_csv(text: str, shapes: list[tuple[str, str]]) -> list[ShapeProfile
                 dtype=dtype,
                 kernel=kernel[:200],
                 duration_us=duration,
-                dram_throughput_pct=_number(values.get("dram_throughput_pct", "")),
-                achieved_occupancy_pct=_number(values.get("achieved_occupancy_pct", "")),
+                dram_throughput_pct=parse_number(values.get("dram_throughput_pct", "")),
+                achieved_occupancy_pct=parse_number(values.get("achieved_occupancy_pct", "")),
                 registers_per_thread=int(registers) if registers is not None else None,
                 local_memory_spill_requests=sum(v for v in local if v is not None) if any(local) else 0.0,
                 raw=values,
