@@ -45,6 +45,13 @@ def driver():
     return cu
 
 
+OUT_OF_MEMORY = 2  # CUDA_ERROR_OUT_OF_MEMORY
+
+
+class ArenaOutOfMemory(RuntimeError):
+    """The GPU has no room for an arena: a shape too large for what is free, not a broken runner."""
+
+
 def _check(result, what: str):
     err, *rest = result
     if int(err) != 0:
@@ -113,9 +120,24 @@ class Arena:
         flag = cu.CUmemAllocationGranularity_flags.CU_MEM_ALLOC_GRANULARITY_MINIMUM
         granularity = _check(cu.cuMemGetAllocationGranularity(prop, flag), "cuMemGetAllocationGranularity")
         self.size = aligned(self.nbytes, int(granularity))
-        self._handle = _check(cu.cuMemCreate(self.size, prop, 0), "cuMemCreate")
+        self._handle = self._create(cu, prop)
         self._ptr = _map(cu, self._handle, self.size, index, True)
         self.tensor = _device_tensor(self._ptr, self.nbytes, index)
+
+    def _create(self, cu, prop):
+        """cuMemCreate; out of memory, once more after torch's cache (the judge's own) went back to the driver."""
+        err, handle = cu.cuMemCreate(self.size, prop, 0)
+        if int(err) == OUT_OF_MEMORY:
+            torch.cuda.empty_cache()
+            err, handle = cu.cuMemCreate(self.size, prop, 0)
+        if int(err) == OUT_OF_MEMORY:
+            free, total = torch.cuda.mem_get_info(self.index)
+            raise ArenaOutOfMemory(
+                f"no GPU memory for a {self.size / 2**30:.2f} GiB buffer of the judge's: "
+                f"{free / 2**30:.2f} GiB free of {total / 2**30:.1f} GiB "
+                "(held by other processes on the GPU, or by the runners' caches)"
+            )
+        return _check((err, handle), "cuMemCreate")
 
     def _allocate_host(self) -> None:
         self.size = aligned(self.nbytes, mmap.PAGESIZE)

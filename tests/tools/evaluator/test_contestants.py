@@ -43,3 +43,29 @@ def test_the_compiled_yardstick_compiles_each_shape_on_its_own(monkeypatch):
     assert len(compiled_for) == 3  # the fourth call reused the first shape's
     assert len({code for code, _ in compiled_for}) == 3
     assert all(kwargs == {"dynamic": False} for _, kwargs in compiled_for)
+
+
+def test_liger_keeps_the_bindings_of_the_current_shape_only(monkeypatch):
+    # Each binding holds copies of its set's inputs; kept for every shape they filled the H200 (silu_mul bench).
+    from kernels.liger_support import LigerCall
+    from tools import liger as liger_adapters
+    from tools.evaluator import contestants
+
+    made = []
+
+    def bind(fn, args):
+        made.append(args[0].shape)
+        return LigerCall(run=lambda: args[0] * 2, outputs=lambda result: result)
+
+    adapter = liger_adapters.Adapter("silu_mul", "fake", "fake", bind)
+    monkeypatch.setattr(liger_adapters, "load", lambda op: (adapter, None))
+    call = contestants.liger("silu_mul")
+    small = [torch.ones(2, 8) for _ in range(3)]
+    large = torch.ones(4, 8)
+    for x in small:
+        call.prepare(x)
+    call.prepare(small[0])  # the same set again: its binding is reused
+    assert len(made) == 3
+    call.prepare(large)
+    call.prepare(small[1])  # back to the first shape: bound anew, the others' copies were let go
+    assert made == [(2, 8)] * 3 + [(4, 8), (2, 8)]
