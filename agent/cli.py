@@ -682,8 +682,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--profile",
         action="store_true",
-        help="run ncu on each version; the summary feeds the prompt (at present it does not finish on the H200 "
-        "and gives up after 240 s: docs/log.md)",
+        help="run ncu on each version; the summary feeds the prompt (diagnosis only, never the decision)",
     )
     p.add_argument(
         "--compile-timeout",
@@ -745,8 +744,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--profile",
         action="store_true",
-        help="also run ncu (mcProfiler on MetaX) per shape (at present it does not finish on the H200 "
-        "and gives up after 240 s: docs/log.md)",
+        help="also run ncu per shape, for diagnosis (on MetaX the stage says mcProfiler is not wired in yet)",
     )
     p.add_argument("--no-bench", action="store_true", help="stop after correctness")
     p.add_argument(

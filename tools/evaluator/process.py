@@ -18,7 +18,7 @@ import tempfile
 import time
 
 from tools.evaluator import confine, wire, zygote
-from tools.evaluator.buffers import Arena
+from tools.evaluator.buffers import Arena, ArenaOutOfMemory
 from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout
 from tools.paths import PROJECT_ROOT
 from tools.sandbox import describe_exit
@@ -46,8 +46,10 @@ class RunnerProcess:
         prefix: list[str] | None = None,
         cpus: tuple[int, ...] = (),
         network_left_by_prefix: bool = False,
+        pausing: bool = True,
     ):
         self.role = role
+        self.pausing = pausing  # stopped (SIGSTOP) between requests, so it runs only while asked
         self.contestant = contestant
         self.identity = confine.prepare(cache_key, separate_uid=separate_uid)
         self.identity.cpus = cpus
@@ -127,10 +129,12 @@ class RunnerProcess:
         self, layout: Layout, device, ids: tuple[int, int], plan_id: int, deadline: float, fn: str = "main"
     ) -> tuple:
         """Arenas for `layout` (inputs, outputs), mapped into this runner as `ids`, and plan `plan_id` over them."""
-        arenas = (
-            Arena(layout.input_bytes, device, runner_writable=False),
-            Arena(layout.output_bytes, device, runner_writable=True),
-        )
+        inputs = _arena(layout.input_bytes, device, False)
+        try:
+            arenas = (inputs, _arena(layout.output_bytes, device, True))
+        except RunnerFailed:
+            inputs.close()
+            raise
         try:
             for arena, arena_id in zip(arenas, ids, strict=True):
                 fd = arena.export_fd()
@@ -176,7 +180,7 @@ class RunnerProcess:
     # -- signals ---------------------------------------------------------------------------------
 
     def pause(self) -> None:
-        if not self.stopped and self.proc.poll() is None:
+        if self.pausing and not self.stopped and self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGSTOP)
                 self.stopped = True
@@ -240,3 +244,11 @@ class RunnerProcess:
 
     def _ended(self, when: str, err: BaseException) -> str:
         return f"the {self.role} process {self.how_it_ended()} {when}" + self._tail_note()
+
+
+def _arena(nbytes: int, device, runner_writable: bool) -> Arena:
+    """A judge-owned arena; no room on the GPU fails the seat (or the shape, for the candidate), not the evaluation."""
+    try:
+        return Arena(nbytes, device, runner_writable=runner_writable)
+    except ArenaOutOfMemory as err:
+        raise RunnerFailed(str(err)) from err

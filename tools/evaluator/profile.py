@@ -165,6 +165,7 @@ def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
         separate_uid=separate,
         prefix=[sys.executable, "-m", "tools.evaluator.netns", "--", *profiler] if own_namespace else profiler,
         network_left_by_prefix=own_namespace,
+        pausing=False,  # stopping the group between requests would stop ncu too; nothing is timed here
     )
     arenas: list[Arena] = []
     try:
@@ -178,10 +179,11 @@ def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
             outs = spec.as_outputs(spec.empty_out(args))
             layout = Layout(args, outs, 1, spec.multi_output)
             plan_id = 1000 + i
-            pair = runner.share(layout, torch.device("cuda"), (2 * i + 1, 2 * i + 2), plan_id, deadline)
+            # Host arenas: the runner copies them into memory of its own before the profiled call, so ncu's
+            # replay never meets memory mapped from the judge (VMM handles from another process).
+            pair = runner.share(layout, torch.device("cpu"), (2 * i + 1, 2 * i + 2), plan_id, deadline)
             arenas += pair
             layout.fill(pair[INPUT_ARENA].tensor, [args])
-            torch.cuda.synchronize()
             plans.append(plan_id)
         reply = runner.ask({"op": "profile", "plans": plans}, deadline, what="profiling")
         ok = reply.ok

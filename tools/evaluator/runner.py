@@ -308,6 +308,9 @@ class Server:
                 tensor, keep = entry
                 del tensor
                 self.buffers.unmap_shared(keep)
+        if self.cuda:
+            # Cached blocks of this shape's calls back to the driver: the judge's next arenas come from there.
+            self.torch.cuda.empty_cache()
         self.reply()
 
     def on_sources(self, message: dict) -> None:
@@ -328,7 +331,7 @@ class Server:
         marker = torch.zeros(1, dtype=torch.int32, device=self.device)
         for i, plan_id in enumerate(message["plans"]):
             plan = self.plans[int(plan_id)]
-            args, out = plan.calls[0]
+            args, out = self._on_device(*plan.calls[0])
             self._call(plan.fn, args, out)  # JIT and first touch outside the profiled range
             torch.cuda.synchronize()
             torch.cuda.profiler.start()
@@ -337,6 +340,21 @@ class Server:
             torch.cuda.synchronize()
             torch.cuda.profiler.stop()
         self.reply()
+
+    def _on_device(self, args: tuple, out):
+        """Host-arena views (the profile stage's) copied into this process's own device memory."""
+        torch = self.torch
+
+        def moved(t):
+            return t.to(self.device) if isinstance(t, torch.Tensor) and t.device.type != self.device.type else t
+
+        def fresh(t):
+            return torch.empty_like(t, device=self.device) if t.device.type != self.device.type else t
+
+        args = tuple(moved(a) for a in args)
+        if isinstance(out, tuple):
+            return args, tuple(fresh(o) for o in out)
+        return args, (fresh(out) if out is not None else None)
 
     def on_lower(self, message: dict) -> None:
         """TileLang without a GPU: the kernel file's programs lowered to CUDA source."""
