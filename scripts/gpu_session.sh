@@ -167,14 +167,18 @@ for s in "$@"; do
       # ncu counters of the shipped kernels and a copy of the same bytes, outside the judge (scripts/ncu_kernels.py).
       # NCU_OPS, NCU_BACKENDS, NCU_SHAPES (space-separated patterns) choose the cases.
       step ncu-kernels
+      # NCU_PER_OP_S: each op's ncu run (default 120 s); NCU_STEP_S: the whole step.
       timeout "${NCU_STEP_S:-500}" python3 scripts/ncu_kernels.py ${NCU_OPS:+--ops $NCU_OPS} \
+        ${NCU_PER_OP_S:+--timeout-per-op $NCU_PER_OP_S} \
         ${NCU_BACKENDS:+--backends $NCU_BACKENDS} ${NCU_SHAPES:+--shapes $NCU_SHAPES} \
         --json "$LOGS/ncu-kernels.json" > "$LOGS/ncu-kernels.txt" 2>&1
       head -n 60 "$LOGS/ncu-kernels.txt" ;;
     ncu-probe)
       # Whether ncu reaches a program confined as runners are (scripts/ncu_probe.py), 60 s per way.
       step ncu-probe
-      python3 scripts/ncu_probe.py --json "$LOGS/ncu-probe.json" > "$LOGS/ncu-probe.txt" 2>&1; tail -5 "$LOGS/ncu-probe.txt" ;;
+      # NCU_PROBE_WAYS: some ways only, comma-separated (e.g. profile-stage).
+      python3 scripts/ncu_probe.py --json "$LOGS/ncu-probe.json" ${NCU_PROBE_WAYS:+--ways $NCU_PROBE_WAYS} \
+        > "$LOGS/ncu-probe.txt" 2>&1; tail -5 "$LOGS/ncu-probe.txt" ;;
     profile:*)
       # profile:OP:BACKEND:PATTERN+PATTERN -- ncu counters (tools/evaluator/profile.py) of the shipped kernel
       # at those shapes, correctness checked, no benchmark.

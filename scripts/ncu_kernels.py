@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -134,7 +135,7 @@ def main() -> int:
     parser.add_argument("--shapes", nargs="+", default=["llama3-8b/decode128*", "llama3-8b/prefill8192*"])
     parser.add_argument("--dtype", default="bf16")
     parser.add_argument("--json")
-    parser.add_argument("--timeout", type=float, default=480.0, help="seconds for the whole ncu run")
+    parser.add_argument("--timeout-per-op", type=float, default=120.0, help="seconds for each op's ncu run")
     parser.add_argument("--inner", help=argparse.SUPPRESS)  # the cases file, when run under ncu
     args = parser.parse_args()
     if args.inner:
@@ -148,28 +149,48 @@ def main() -> int:
     if ncu is None:
         print("ncu is not on PATH (a GPU host with Nsight Compute is needed)", file=sys.stderr)
         return 2
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PROJECT_ROOT), os.environ.get("PYTHONPATH", "")]))
+    rows: list[dict] = []
+    statuses: dict[str, str] = {}
+    # One ncu run per op: a run that hangs or outlives its share loses that op only, and the JSON is
+    # rewritten after each, so a call stopped from outside keeps what finished.
+    for op in dict.fromkeys(c["op"] for c in cases):
+        these = [c for c in cases if c["op"] == op]
+        status, op_rows, tail = _profile(ncu, these, env, args.timeout_per_op)
+        statuses[op] = status
+        rows += op_rows
+        print(f"{op}: ncu {status}, {len(op_rows)} kernel rows for {len(these)} cases", flush=True)
+        if not op_rows:
+            print(tail, file=sys.stderr)
+        if args.json:
+            Path(args.json).write_text(
+                json.dumps({"metrics": NCU_METRICS, "status": statuses, "cases": cases, "rows": rows}, indent=1)
+            )
+    print(f"marker kernel: {MARKER}")
+    print(_table(rows))
+    return 0 if rows else 1
+
+
+def _profile(ncu: str, cases: list[dict], env: dict, timeout: float) -> tuple[str, list[dict], str]:
+    """One ncu run over `cases`: its status, its rows, the tail of what it printed."""
     with tempfile.TemporaryDirectory() as tmp:
         cases_file, log = Path(tmp) / "cases.json", Path(tmp) / "ncu.csv"
         cases_file.write_text(json.dumps(cases))
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PROJECT_ROOT), os.environ.get("PYTHONPATH", "")]))
         command = [*ncu_command(ncu), "--log-file", str(log), sys.executable, __file__, "--inner", str(cases_file)]
-        try:
-            done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=args.timeout)
-            status = f"exit {done.returncode}"
-            tail = (done.stdout + done.stderr)[-600:]
-        except subprocess.TimeoutExpired:
-            status, tail = f"stopped after {args.timeout:g} s", ""
-        text = log.read_text(errors="replace") if log.exists() else ""
-    rows = _rows(cases, text)
-    print(f"ncu {status}: {len(rows)} kernel rows for {len(cases)} cases (marker: {MARKER})")
-    print(_table(rows))
-    if not rows:
-        print(tail, file=sys.stderr)
-    if args.json:
-        Path(args.json).write_text(
-            json.dumps({"metrics": NCU_METRICS, "status": status, "cases": cases, "rows": rows}, indent=1)
+        # Its own session: a timeout kills ncu and the program it profiles, which would hold the GPU.
+        proc = subprocess.Popen(
+            command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
         )
-    return 0 if rows else 1
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+            status = f"exit {proc.returncode}"
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, _ = proc.communicate()
+            status = f"stopped after {timeout:g} s"
+        tail = (out or "")[-600:]
+        text = log.read_text(errors="replace") if log.exists() else ""
+    return status, _rows(cases, text), tail
 
 
 if __name__ == "__main__":
