@@ -265,6 +265,9 @@ class BenchmarkStage:
         except StageFailed as err:
             record.status = "failed"
             notes.append(str(err))
+        except torch.OutOfMemoryError as err:  # the judge's own buffers: a contestant can hold the GPU's memory
+            record.status = "failed"
+            notes.append(out_of_memory(err))
         finally:
             with phase("teardown"):
                 for seat in seats:
@@ -849,6 +852,11 @@ class BenchmarkStage:
                 )
             elif result.copy_gbps and result.gbps > result.copy_gbps * ROOFLINE_SLACK:
                 notes.append(f"{scope}: faster than the copy of the same bytes ({result.copy_gbps:.0f} GB/s)")
+
+
+def out_of_memory(err: BaseException) -> str:
+    """The judge's own allocation failed: what a record says (torch's message, first sentences)."""
+    return f"the judge ran out of GPU memory: {' '.join(str(err).split())[:300]}"
 
 
 def _brief(why: str) -> str:

@@ -23,6 +23,7 @@ from kernels import registry
 from kernels import target as targets
 from kernels.spec import DTYPES, NamedShape
 from tools.env import collect_environment
+from tools.evaluator.benchmark import out_of_memory
 from tools.evaluator.judge import Judge, JudgeRequest, StageFailed
 from tools.evaluator.process import RunnerFailed, RunnerProcess
 from tools.evaluator.static_check import check_file
@@ -182,6 +183,8 @@ def _judge(record: EvalRecord, spec, request: JudgeRequest, benchmark: bool, pro
                 result, payload = run()
             except (StageFailed, RunnerFailed) as err:
                 result, payload = StageResult(name=name, status="failed", message=str(err)), None
+            except torch.OutOfMemoryError as err:  # a contestant holding the GPU's memory fails, never crashes
+                result, payload = StageResult(name=name, status="failed", message=out_of_memory(err)), None
             result.seconds = result.seconds or time.perf_counter() - started
             if name == "compile":
                 record.seeds = judge.seeds

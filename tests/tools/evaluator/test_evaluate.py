@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+import torch
 
 from kernels.rope import candidates as rope_candidates
 from tests.tools import candidates
@@ -50,6 +51,19 @@ def test_an_honest_candidate_passes_every_stage(tmp_path):
     assert all(b.eager.candidate.median_us > 0 and b.eager.gbps > 0 for b in record.benchmark)
     assert all(b.graph is None for b in record.benchmark)  # no CUDA graphs on the CPU
     assert record.confinement is not None and record.confinement.env == "allow-list"
+
+
+def test_the_judge_out_of_gpu_memory_fails_the_shape_not_the_evaluation(tmp_path, monkeypatch):
+    # On the H200 a candidate holding the GPU's free memory made the judge's own buffer fail, and the
+    # exception ended the evaluation (tests/tools/evaluator/cheats.py, "takes the GPU's free memory").
+    from tools.evaluator.judge import Judge
+
+    def no_memory(self, owner):
+        raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 3.27 GiB.")
+
+    monkeypatch.setattr(Judge, "_snapshot_buffer", no_memory)
+    record = run(tmp_path, rope_candidates.GOOD_ROPE, shapes=SHAPES[:1])
+    assert_failed_at(record, "benchmark", "the judge ran out of GPU memory", "Tried to allocate 3.27 GiB")
 
 
 def test_the_native_baseline_is_timed_and_held_to_torchs_own_ops(tmp_path):
