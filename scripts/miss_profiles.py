@@ -1,0 +1,104 @@
+"""What the profile shows where a kernel misses issue 16's goals: the judge's bench beside ncu's counters.
+
+    python scripts/miss_profiles.py benchmarks/results/nvidia-h200/*.json \
+        --ncu benchmarks/results/nvidia-h200/thirteenth/ncu-kernels.json
+
+Two tables, both read from files the project's commands wrote (nothing is measured here):
+- per op, backend and profiled shape: the judge's graph-scope time and fraction of copy (`agent bench`),
+  then ncu's single call of the kernel and of the judge's copy kernel on the same bytes
+  (`scripts/ncu_kernels.py`): their ratio, DRAM throughput, achieved occupancy, registers, grid and waves;
+- per decode shape: the time of the judge's copy of the same bytes, against the 2.5 µs goal, with the
+  fastest kernel backend and torch.compile beside it: where the copy alone takes longer than the goal,
+  no kernel that moves those bytes can meet it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+DECODE_GOAL_US = 2.5
+
+
+def _bench(paths: list[Path]) -> dict[tuple[str, str, str], dict]:
+    """(op, backend, shape) -> that shape's bf16 graph-scope figures."""
+    found = {}
+    for path in paths:
+        payload = json.loads(path.read_text())
+        for record in payload.get("records", []):
+            for shape in record.get("benchmark") or []:
+                if shape.get("dtype") == "bf16" and shape.get("graph"):
+                    found[(payload["op"], record["backend"], shape["shape"])] = shape["graph"]
+    return found
+
+
+def _us(figure: dict | None) -> float | None:
+    return (figure or {}).get("median_us")
+
+
+def _ncu_table(bench: dict, ncu: dict) -> list[str]:
+    rows = ncu["rows"]
+    copies = {(r["op"], r["shape"]): r for r in rows if r["backend"] == "copy"}
+    lines = [
+        "| op | backend | shape | judge µs | judge of copy | ncu µs | ncu copy µs | ncu of copy | DRAM % "
+        "(copy) | occupancy % (copy) | regs | grid x block | waves |",
+        "|---" * 13 + "|",
+    ]
+    for r in rows:
+        if r["backend"] == "copy":
+            continue
+        copy = copies.get((r["op"], r["shape"]), {})
+        graph = bench.get((r["op"], r["backend"], r["shape"]), {})
+        judge_us, fraction = _us(graph.get("candidate")), graph.get("fraction_of_copy")
+        ratio = copy["duration_us"] / r["duration_us"] if copy.get("duration_us") and r["duration_us"] else None
+        lines.append(
+            f"| {r['op']} | {r['backend']} | {r['shape']} | {_f(judge_us)} | {_f(fraction)} | {_f(r['duration_us'])} "
+            f"| {_f(copy.get('duration_us'))} | {_f(ratio)} | {_f(r['dram_throughput_pct'], 0)} "
+            f"({_f(copy.get('dram_throughput_pct'), 0)}) | {_f(r['achieved_occupancy_pct'], 0)} "
+            f"({_f(copy.get('achieved_occupancy_pct'), 0)}) | {r['registers_per_thread']} "
+            f"| {r['grid_size']} x {r['block_size']} | {r['waves_per_sm']} |"
+        )
+    return lines
+
+
+def _decode_table(bench: dict) -> list[str]:
+    lines = [
+        f"| op | shape | copy µs (judge) | copy within {DECODE_GOAL_US} µs | fastest backend µs | torch.compile µs |",
+        "|---" * 6 + "|",
+    ]
+    shapes = sorted({(op, shape) for op, _, shape in bench if "/decode" in shape})
+    for op, shape in shapes:
+        graphs = {b: g for (o, b, s), g in bench.items() if o == op and s == shape}
+        copy = min((_us(g.get("roofline")) for g in graphs.values() if _us(g.get("roofline"))), default=None)
+        timed = {b: _us(g.get("candidate")) for b, g in graphs.items() if _us(g.get("candidate"))}
+        best = min(timed.items(), key=lambda kv: kv[1], default=None)
+        compiled = min((_us(g.get("compiled")) for g in graphs.values() if _us(g.get("compiled"))), default=None)
+        within = "-" if copy is None else ("yes" if copy <= DECODE_GOAL_US else "no")
+        fastest = f"{best[1]:.2f} ({best[0]})" if best else "-"
+        lines.append(f"| {op} | {shape} | {_f(copy)} | {within} | {fastest} | {_f(compiled)} |")
+    return lines
+
+
+def _f(value, digits: int = 2) -> str:
+    if value is None:
+        return "-"
+    return f"{float(str(value).replace(',', '')):.{digits}f}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("bench", nargs="+", type=Path, help="agent bench JSON files")
+    parser.add_argument("--ncu", type=Path, required=True, help="scripts/ncu_kernels.py --json output")
+    args = parser.parse_args()
+    bench = _bench(args.bench)
+    ncu = json.loads(args.ncu.read_text())
+    print("## The judge's bench beside ncu (bf16, graph scope; ncu: one call, caches flushed)\n")
+    print("\n".join(_ncu_table(bench, ncu)))
+    print(f"\n## Decode: the copy of the same bytes against the {DECODE_GOAL_US} µs goal (judge, graph scope)\n")
+    print("\n".join(_decode_table(bench)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
