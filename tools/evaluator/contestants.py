@@ -119,8 +119,8 @@ def liger(op: str) -> Callable:
         key = binding_key(args)
         if key not in bound:
             if bound and _shapes_of(next(iter(bound))) != _shapes_of(key):
-                # Each binding holds copies of its set's inputs: those of shapes done with would pile up,
-                # and took the H200's 141 GB before a bench of silu_mul (or rope's 32 shapes) ended.
+                # Each binding holds copies of its set's inputs: kept for every shape they pile up, the likeliest
+                # reason two H200 benches with three baselines (silu_mul, rope) ran out of memory.
                 bound.clear()
             bound[key] = adapter.bind(fn, args)
         return bound[key]
