@@ -220,7 +220,26 @@ def _explain_without_gpu(args, console) -> int:
             f"  lowered to CUDA source without a GPU (in a runner): {len(sources)} program(s), {lines} lines in all "
             f"(for {len(shapes)} shapes x {len(args.dtypes)} dtype(s))"
         )
+        if args.source:
+            _write_sources(args.source, [(key, "cuda", text) for key, text in sources.items()], console)
+    elif args.source:
+        console.print(f"  no source written: without a GPU only TileLang kernels are lowered ({args.backend} is not)")
+    if args.json:
+        console.print(f"  no record written to {args.json}: nothing ran without a GPU")
     return 0
+
+
+SOURCE_SUFFIX = {"cuda": ".cu", "triton": ".py", "python": ".py"}
+
+
+def _write_sources(folder: str, sources: list[tuple[str, str, str]], console) -> None:
+    """Each generated program as a file of its own in `folder` (key made a file name), and what was written."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    for index, (key, language, text) in enumerate(sources):
+        stem = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in key).strip("_")[:80] or f"program{index}"
+        (out / f"{index:02d}-{stem}{SOURCE_SUFFIX.get(language, '.txt')}").write_text(text)
+    console.print(f"  {len(sources)} generated source(s) written to {out}/")
 
 
 def _baselines(args, default: tuple[str, ...]) -> tuple[str, ...]:
@@ -276,6 +295,9 @@ def cmd_eval(args) -> int:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(record.model_dump_json(indent=1) + "\n")
         console.print(f"record written to {args.json}")
+    if args.source:
+        sources = record.compile.sources if record.compile else []
+        _write_sources(args.source, [(s.key, s.language, s.text) for s in sources], console)
     return 0 if record.status == "ok" else 1
 
 
@@ -754,6 +776,11 @@ def build_parser() -> argparse.ArgumentParser:
         "its best); the candidate's own file here is an A/A check of the timing: every shape should be ~1.00x",
     )
     p.add_argument("--json", metavar="PATH", help="write the full record as JSON")
+    p.add_argument(
+        "--source",
+        metavar="DIR",
+        help="write each generated kernel source there (without a GPU: TileLang's programs lowered to CUDA)",
+    )
     baselines(p, "eager; torch.compile adds ~25 s, so `agent bench` times it, or --baselines eager compiled")
     common(p)
     p.set_defaults(func=cmd_eval)

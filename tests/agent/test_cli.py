@@ -142,11 +142,18 @@ def test_eval_of_a_broken_candidate_exits_nonzero_with_the_stage(tmp_path):
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks what happens without a GPU")
-def test_eval_tilelang_without_a_gpu_says_so_and_lowers():
-    done = agent("eval", "rope", "--backend", "tilelang", "--shapes", "llama3-8b/decode1/q")
+def test_eval_tilelang_without_a_gpu_says_so_and_lowers(tmp_path):
+    source, record = tmp_path / "source", tmp_path / "record.json"
+    done = agent(
+        "eval", "rope", "--backend", "tilelang", "--shapes", "llama3-8b/decode1/q", "--source", str(source),
+        "--json", str(record),
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "No GPU visible" in done.stdout
     assert "lowered to CUDA source without a GPU (in a runner): 1 program(s)" in done.stdout
+    (written,) = source.iterdir()
+    assert written.suffix == ".cu" and "__global__ void rope_kernel" in written.read_text()
+    assert not record.exists() and "no record written" in done.stdout
 
 
 def test_bench_writes_json_and_markdown(tmp_path):
