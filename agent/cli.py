@@ -19,7 +19,7 @@ from pathlib import Path
 from agent.runfolder import RUN_FILE, RUNS_DIR
 from kernels.registry import BACKENDS, OPERATORS
 from kernels.target import TARGET_CHOICES
-from tools.records import BASELINES
+from tools.records import BASELINES, KernelSource
 
 # Backends with a kernel file to edit (torch is the reference); `agent bench` times these by default.
 OPTIMIZABLE_BACKENDS = tuple(b for b in BACKENDS if b != "torch")
@@ -221,7 +221,8 @@ def _explain_without_gpu(args, console) -> int:
             f"(for {len(shapes)} shapes x {len(args.dtypes)} dtype(s))"
         )
         if args.source:
-            _write_sources(args.source, [(key, "cuda", text) for key, text in sources.items()], console)
+            lowered = [KernelSource(key=key, language="cuda", text=text) for key, text in sources.items()]
+            _write_sources(args.source, lowered, console)
     elif args.source:
         console.print(f"  no source written: without a GPU only TileLang kernels are lowered ({args.backend} is not)")
     if args.json:
@@ -229,16 +230,13 @@ def _explain_without_gpu(args, console) -> int:
     return 0
 
 
-SOURCE_SUFFIX = {"cuda": ".cu", "triton": ".py", "python": ".py"}
-
-
-def _write_sources(folder: str, sources: list[tuple[str, str, str]], console) -> None:
-    """Each generated program as a file of its own in `folder` (key made a file name), and what was written."""
+def _write_sources(folder: str, sources: list[KernelSource], console) -> None:
+    """Each generated program as a file of its own in `folder`, and what was written."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
-    for index, (key, language, text) in enumerate(sources):
-        stem = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in key).strip("_")[:80] or f"program{index}"
-        (out / f"{index:02d}-{stem}{SOURCE_SUFFIX.get(language, '.txt')}").write_text(text)
+    for index, source in enumerate(sources):
+        stem = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in source.key).strip("_")[:80]
+        (out / f"{index:02d}-{stem or f'program{index}'}.{source.extension}").write_text(source.text)
     console.print(f"  {len(sources)} generated source(s) written to {out}/")
 
 
@@ -296,8 +294,7 @@ def cmd_eval(args) -> int:
         Path(args.json).write_text(record.model_dump_json(indent=1) + "\n")
         console.print(f"record written to {args.json}")
     if args.source:
-        sources = record.compile.sources if record.compile else []
-        _write_sources(args.source, [(s.key, s.language, s.text) for s in sources], console)
+        _write_sources(args.source, record.compile.sources if record.compile else [], console)
     return 0 if record.status == "ok" else 1
 
 

@@ -324,8 +324,8 @@ class RunFolder:
         record.candidate = self.relative(self.candidate(iteration, index))  # the file evaluated, wherever it goes
         path.write_text(self.portable(record.model_dump_json(indent=1)) + "\n")
         if record.compile and record.compile.sources:
-            extension = {"cuda": "cu", "triton": "py"}.get(record.compile.sources[0].language, "txt")
             text = "\n\n".join(f"// {s.key}\n{s.text}" for s in record.compile.sources)
+            extension = record.compile.sources[0].extension
             self.generated(iteration, index, extension).write_text(self.portable(text))  # maca_cpp: #line paths
         if record.profile:
             self.profile(iteration, index).write_text(summarise(record.profile) + "\n")

@@ -235,6 +235,11 @@ class KernelSource(BaseModel):
     language: str
     text: str
 
+    @property
+    def extension(self) -> str:
+        """The file extension its language is written with (run folders, `agent eval --source`)."""
+        return {"cuda": "cu", "triton": "py"}.get(self.language, "txt")
+
 
 class CompileInfo(BaseModel):
     import_seconds: float = 0.0
