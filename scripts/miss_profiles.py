@@ -18,6 +18,8 @@ import argparse
 import json
 from pathlib import Path
 
+from tools.evaluator.profile import parse_number
+
 DECODE_GOAL_US = 2.5
 
 
@@ -81,9 +83,8 @@ def _decode_table(bench: dict) -> list[str]:
 
 
 def _f(value, digits: int = 2) -> str:
-    if value is None:
-        return "-"
-    return f"{float(str(value).replace(',', '')):.{digits}f}"
+    number = None if value is None else parse_number(str(value))  # ncu writes "4,096"
+    return "-" if number is None else f"{number:.{digits}f}"
 
 
 def main() -> int:
