@@ -19,7 +19,7 @@ from pathlib import Path
 from agent.runfolder import RUN_FILE, RUNS_DIR
 from kernels.registry import BACKENDS, OPERATORS
 from kernels.target import TARGET_CHOICES
-from tools.records import BASELINES, KernelSource
+from tools.evaluator.records import BASELINES, KernelSource
 
 # Backends with a kernel file to edit (torch is the reference); `agent bench` times these by default.
 OPTIMIZABLE_BACKENDS = tuple(b for b in BACKENDS if b != "torch")
@@ -159,7 +159,7 @@ def _print_record(record, console) -> None:
 
 def _print_against(record, against: str, console) -> None:
     """Candidate vs the --against file, batch by batch in the same rounds (1.00x: the same speed), per scope."""
-    from agent.decide import decide
+    from tools.evaluator.decide import decide
 
     printed = False
     for scope in ("graph", "eager"):
@@ -487,7 +487,7 @@ def cmd_optimize(args) -> int:
     if args.backend == "torch":
         choices = ", ".join(OPTIMIZABLE_BACKENDS)
         raise ValueError(f"the torch backend is the reference, not something to optimise; pick one of {choices}")
-    from agent.decide import ROUNDS_TO_ACCEPT
+    from tools.evaluator.decide import ROUNDS_TO_ACCEPT
 
     if args.batches < ROUNDS_TO_ACCEPT:
         raise ValueError(

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from tools.records import Baseline
+from tools.evaluator.records import Baseline
 
 PolicyName = Literal["search", "llm"]
 
@@ -37,8 +37,8 @@ class RunConfig(BaseModel):
     baselines: list[Baseline] = Field(default_factory=lambda: ["eager"])
     start_source: str | None = Field(default=None, description="kernel file to start from (default: the working copy)")
     # Rounds of batches per shape: each times the candidate and the best once per scope. More rounds
-    # narrow the intervals the acceptance rule uses (agent/decide.py), at about 0.3 s per shape each.
-    # At least 6: fewer rounds cannot show a gain at 95% (agent/decide.py, ROUNDS_TO_ACCEPT).
+    # narrow the intervals the acceptance rule uses (tools/evaluator/decide.py), at about 0.3 s per shape each.
+    # At least 6: fewer rounds cannot show a gain at 95% (tools/evaluator/decide.py, ROUNDS_TO_ACCEPT).
     batches: int = Field(default=10, ge=6, description="timed rounds per shape (each: every contestant, both scopes)")
     e2e: bool = Field(
         default=False, description="commit a version only if the Llama model's greedy tokens with it match torch's"

@@ -5,7 +5,7 @@ search policy's) says so at the top and has the iteration log instead: what each
 what became of it. reflection.md groups the proposals not adopted by the rule that turned them down.
 Bandwidth is in GB/s throughout, as the UI and the evaluator's tables give it.
 
-Every result names its timing scope (tools/records.py): `graph` (CUDA-graph replay: device time) or
+Every result names its timing scope (tools/evaluator/records.py): `graph` (CUDA-graph replay: device time) or
 `eager` (per call with the host launch cost), both from the judge's clock, or `legacy` for a run from
 before the judge (timed inside the candidate's own process: untrusted). Headline figures are of the
 decision scope; the measured-results table has both scopes' per-call times.
@@ -18,8 +18,8 @@ from collections import Counter
 from pathlib import Path
 
 from agent.runfolder import RUN_FILE, RunFolder, Summary, candidate_label
+from tools.evaluator.records import EvalRecord
 from tools.paths import record_path
-from tools.records import EvalRecord
 
 SCOPE_LABELS = {"eager": "eager", "graph": "graph", "legacy": "legacy (pre-judge, untrusted)"}
 LEGACY_NOTE = (
@@ -28,7 +28,7 @@ LEGACY_NOTE = (
 )
 
 
-# The rule a recorded decision names (agent/decide.py, and agent/graph.py's round), read off the words of
+# The rule a recorded decision names (tools/evaluator/decide.py, and agent/graph.py's round), read off the words of
 # its recorded reason: the reason is the record; this only names which rule it states. Checked in order.
 # Both wordings decide.py has written are here: "shape(s) slower" and "shape-scope(s) slower" name one rule.
 REJECTION_RULES: tuple[tuple[str, str], ...] = (
@@ -56,7 +56,7 @@ UNDECIDED = "not decided"
 def decision_rule(decision: dict | None, winner: bool = True) -> str:
     """The rule a recorded decision names: "within noise", "a shape slower beyond noise", "incorrect", ...
 
-    `decision` is one entry of a `decide` event (agent/decide.py's Decision as a dict), `winner` whether
+    `decision` is one entry of a `decide` event (tools/evaluator/decide.py's Decision as a dict), `winner` whether
     its round kept it (the event's `accepted` index). "other" where the reason matches no known rule.
     """
     if decision is None:

@@ -25,7 +25,6 @@ from typing import Literal
 from langgraph.graph import END, START, StateGraph
 
 from agent.config import RunConfig
-from agent.decide import Decision, decide
 from agent.e2e_gate import E2EGate
 from agent.policies.base import Attempt, Policy, ProposalContext, ReflectionContext
 from agent.policies.source_edit import read_literal
@@ -34,10 +33,11 @@ from agent.state import LoopState
 from agent.workers import Job, run_jobs
 from kernels import registry
 from kernels import target as targets
+from tools.evaluator.decide import Decision, decide
 from tools.evaluator.evaluate import evaluate
 from tools.evaluator.profile import summarise
+from tools.evaluator.records import EvalRecord
 from tools.llama.e2e import ModelRunFailed
-from tools.records import EvalRecord
 from tools.report import shape_rows
 from tools.workspace import Workspace
 

@@ -27,8 +27,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tools.evaluator.profile import summarise
+from tools.evaluator.records import EvalRecord
 from tools.paths import PROJECT_ROOT, record_path, sha256_file
-from tools.records import EvalRecord
 from tools.workspace import Workspace
 
 RUNS_DIR = PROJECT_ROOT / "runs"
@@ -135,7 +135,7 @@ class DecideEvent(Event):
     """The round's decision, written once when it is made: each candidate's Decision and outcome, the winner."""
 
     accepted: int | None = None  # index of the candidate the round keeps
-    decisions: list[dict] = []  # agent.decide.Decision as a dict, one per candidate
+    decisions: list[dict] = []  # tools.evaluator.decide.Decision as a dict, one per candidate
     outcomes: list[Outcome] | None = None  # absent in runs written before the loop recorded them
 
     def decision(self, index: int) -> dict | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tools.records import EvalRecord, StageResult
+from tools.evaluator.records import EvalRecord, StageResult
 
 INSTALL_HINT = 'pip install -e ".[ray]"'
 

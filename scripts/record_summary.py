@@ -15,7 +15,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from tools.records import EvalRecord
+from tools.evaluator.records import EvalRecord
 
 
 def summarise(path: Path) -> str:

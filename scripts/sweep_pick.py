@@ -7,7 +7,7 @@
 The pick is the sweep's tiling with the highest geomean fraction of copy, every shape correct, at least
 MARGIN above the shipped CONFIG's (the sweep's first row). The sweep is self-reported, so the pick is only
 what the judge times next (`agent eval --set ... --against`, scripts/gpu_session.sh `variant-best:`).
-Adoption takes only a record the judge accepted as agent optimize would (agent/decide.py), and only a
+Adoption takes only a record the judge accepted as agent optimize would (tools/evaluator/decide.py), and only a
 candidate file whose sha256 is the record's.
 """
 
@@ -20,8 +20,8 @@ import shutil
 import sys
 from pathlib import Path
 
-from agent.decide import decide
-from tools.records import EvalRecord
+from tools.evaluator.decide import decide
+from tools.evaluator.records import EvalRecord
 
 # A sweep's geomeans of one tiling move about this much between rounds; a pick nearer the shipped one is noise
 # (H200, tenth session: rope[ninetoothed]'s best of 10 tilings came 0.843 against the shipped 0.840).

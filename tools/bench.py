@@ -12,8 +12,8 @@ from pathlib import Path
 
 from tools.env import collect_environment, gpu_slug
 from tools.evaluator.evaluate import evaluate
+from tools.evaluator.records import BASELINES, Baseline, EvalRecord
 from tools.paths import PROJECT_ROOT
-from tools.records import BASELINES, Baseline, EvalRecord
 from tools.report import bench_markdown
 
 RESULTS_DIR = PROJECT_ROOT / "benchmarks" / "results"

@@ -11,7 +11,7 @@ import subprocess
 import torch
 
 from kernels.target import TargetInfo, current
-from tools.records import Environment
+from tools.evaluator.records import Environment
 
 LIBRARIES = ("torch", "triton", "tilelang", "ninetoothed", "langgraph", "openai", "pydantic")
 

@@ -1,6 +1,6 @@
 """Human-readable views of evaluation records: terminal tables and markdown, every timing with its scope.
 
-Two scopes per shape (tools/records.py): `eager` (host launch cost included) and `graph` (CUDA-graph
+Two scopes per shape (tools/evaluator/records.py): `eager` (host launch cost included) and `graph` (CUDA-graph
 replay: device time). A row shows both per-call times and says which one bounds the call; bandwidth,
 fraction of copy and speedups are of the record's decision scope, named in the column titles.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from tools.records import EvalRecord, ShapeBenchmark, ShapeCorrectness
+from tools.evaluator.records import EvalRecord, ShapeBenchmark, ShapeCorrectness
 
 # Columns only a GPU fills: CUDA-graph replay, host/device bound (eager against graph), the copy roofline, and
 # the torch.compile and Liger baselines (tools/evaluator/judge.py times those on a GPU only).

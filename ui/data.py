@@ -7,7 +7,7 @@ tolerates what is not there yet: run.json without its end-of-run fields, a
 half-written last line of events.jsonl, an iteration without eval.json, or an
 eval.json caught mid-write (the loop writes it in place, not atomically).
 
-Timings come in scopes (tools/records.py): `eager` (per call, host launch cost included) and `graph`
+Timings come in scopes (tools/evaluator/records.py): `eager` (per call, host launch cost included) and `graph`
 (CUDA-graph replay: device time), both from the judge's clock; records written before the judge
 carry one scope, `legacy` (timed inside the candidate's own process: shown, never trusted). Every
 figure here names its scope; bandwidth, % of copy and speedups are of the record's decision scope
@@ -34,7 +34,7 @@ from agent.runfolder import (
     candidate_suffix,
     list_runs,
 )
-from tools.records import CONTESTANTS, RIVALS, EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing, geomean
+from tools.evaluator.records import CONTESTANTS, RIVALS, EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing, geomean
 
 OUTCOMES = ("baseline", "accepted", "rejected", "failed", "evaluating", "proposed")
 

@@ -70,7 +70,7 @@ def test_eval_torch_backend_prints_a_table_and_writes_json(tmp_path):
     from rich.console import Console
 
     from agent.cli import _print_record
-    from tools.records import EvalRecord
+    from tools.evaluator.records import EvalRecord
 
     path = tmp_path / "record.json"
     args = ("eval", "rms_norm", "--backend", "torch", "--shapes", "decode1", "--device", "cpu", "--json", str(path))
@@ -100,7 +100,7 @@ def test_a_gpu_record_at_80_columns_keeps_every_column_and_whole_names():
     from rich.console import Console
 
     from agent.cli import _print_record, _shape_tables
-    from tools.records import EvalRecord
+    from tools.evaluator.records import EvalRecord
     from tools.report import terminal_columns
 
     record = EvalRecord.model_validate_json((EXAMPLES / ROPE / "iterations" / "0001" / "eval.json").read_text())

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 import torch
 
-from agent.decide import decide
 from agent.export import BEATEN, decision_rule, export, prompts_markdown, reflection_markdown
 from agent.loop import optimize
 from agent.runfolder import RunFolder
 from tests.agent.test_cli import agent
 from tests.agent.tuned_candidates import FROM_THE_TOP, TUNED_ROPE, cpu_config
 from tests.ui import judged
+from tools.evaluator.decide import decide
 
 # A committed run from before the judge: its records and run.json carry the legacy scope only.
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "runs"

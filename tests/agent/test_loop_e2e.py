@@ -21,7 +21,7 @@ from agent.policies.source_edit import read_literal
 from agent.runfolder import RunFolder
 from tests.agent.tuned_candidates import CHANGES_TOKENS_AT_TWO, TUNED_ROPE, cpu_config
 from tests.tools.tiny_llama import write_tiny_checkpoint
-from tools.records import EvalRecord
+from tools.evaluator.records import EvalRecord
 from ui.data import iteration_rows
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -65,7 +65,7 @@ def test_messages_name_the_runs_files_relative_to_it(tmp_path):
 
 
 def test_generated_source_names_the_runs_files_relative_to_it(tmp_path):
-    from tools.records import CompileInfo, EvalRecord, KernelSource
+    from tools.evaluator.records import CompileInfo, EvalRecord, KernelSource
 
     folder = RunFolder.create(tmp_path, "r1")
     candidate = folder.iteration_dir(1).resolve() / "candidate.py"

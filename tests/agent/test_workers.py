@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from agent import workers
-from agent.decide import decide
 from kernels.rope import candidates as rope_candidates
+from tools.evaluator.decide import decide
 
 OPTIONS = {"shapes": ["llama3-8b/decode1/q"], "dtypes": ("bf16",), "batches": 3, "device": "cpu", "timeout_s": 240}
 SLOW = rope_candidates.GOOD_ROPE.replace("import torch\n", "import time\nimport torch\n", 1).replace(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.decide import Decision
+from tools.evaluator.decide import Decision
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = importlib.util.spec_from_file_location("sweep_pick", ROOT / "scripts" / "sweep_pick.py")

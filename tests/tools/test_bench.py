@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tools.bench import run_bench
-from tools.records import EvalRecord
+from tools.evaluator.records import EvalRecord
 
 
 def _bench(tmp_path):

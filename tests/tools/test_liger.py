@@ -21,7 +21,7 @@ from kernels.silu_mul import liger as silu_mul_liger
 from tools import liger
 from tools.bench import run_bench
 from tools.evaluator.evaluate import evaluate
-from tools.records import EvalRecord, ShapeBenchmark, Timing
+from tools.evaluator.records import EvalRecord, ShapeBenchmark, Timing
 from tools.report import bench_markdown, shape_rows
 
 LIGER_INSTALLED = importlib.util.find_spec("liger_kernel") is not None

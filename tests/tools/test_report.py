@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.records import EvalRecord, Ratio, ScopeResult, ShapeBenchmark, ShapeCorrectness, Timing
+from tools.evaluator.records import EvalRecord, Ratio, ScopeResult, ShapeBenchmark, ShapeCorrectness, Timing
 from tools.report import CPU_NOTE, GPU_ONLY, bench_markdown, gbps_text, shape_rows, terminal_columns, wrap_name
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tools.records import (
+from tools.evaluator.records import (
     Confinement,
     Environment,
     EvalRecord,

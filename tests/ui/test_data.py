@@ -18,7 +18,7 @@ import pytest
 from agent.export import BEATEN
 from agent.runfolder import RunFolder, read_record
 from tests.ui import judged
-from tools.records import geomean
+from tools.evaluator.records import geomean
 from ui import charts, data
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "runs" / "20261129-131457-rope-tilelang-5df4"

@@ -28,8 +28,8 @@ from tools.evaluator import confine, rule, stats
 from tools.evaluator.buffers import Arena
 from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout, copy_source_bytes
 from tools.evaluator.process import RunnerFailed, RunnerProcess
+from tools.evaluator.records import RIVALS, HostUse, Ratio, ScopeResult, ShapeBenchmark, StageResult
 from tools.llama import native as native_ops
-from tools.records import RIVALS, HostUse, Ratio, ScopeResult, ShapeBenchmark, StageResult
 
 # Work per batch at least: on a GPU 2 ms (about 50x the judge's round trip); on the CPU, where waking a
 # stopped process costs far more and varies with load, 20 ms.
@@ -520,7 +520,7 @@ class BenchmarkStage:
         speedups = stats.per_round_ratios(theirs, mine)
         confidence = rule.shape_confidence(2 * len(self.request.shapes) * len(self.request.dtypes))
         if rule.beyond_noise(speedups, confidence):
-            return False  # this shape's verdict is in, as agent/decide.py will take it
+            return False  # this shape's verdict is in, as tools/evaluator/decide.py will take it
         median, low, high = stats.median_interval(speedups)
         return (high - low) / 2 / median > RATIO_HALF_WIDTH
 

@@ -26,10 +26,10 @@ from tools.env import collect_environment
 from tools.evaluator.benchmark import out_of_memory
 from tools.evaluator.judge import Judge, JudgeRequest, StageFailed
 from tools.evaluator.process import RunnerFailed, RunnerProcess
+from tools.evaluator.records import EvalRecord, StageResult
 from tools.evaluator.static_check import check_file
 from tools.liger import installed_version
 from tools.paths import PROJECT_ROOT, default_candidate, record_path, sha256_file
-from tools.records import EvalRecord, StageResult
 
 DEFAULT_TIMEOUT_S = 900.0
 DEFAULT_BATCHES = 10

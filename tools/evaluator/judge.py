@@ -33,14 +33,14 @@ from tools.evaluator import confine
 from tools.evaluator.benchmark import QUIET_FACTOR, QUIET_SLACK_US, BenchmarkStage, Seat, StageFailed
 from tools.evaluator.layout import INPUT_ARENA, Layout
 from tools.evaluator.process import RunnerFailed, RunnerProcess
-from tools.llama import native as native_ops
-from tools.records import (
+from tools.evaluator.records import (
     CompileInfo,
     Confinement,
     KernelSource,
     ShapeCorrectness,
     StageResult,
 )
+from tools.llama import native as native_ops
 
 SEEDS_PER_SHAPE = 3
 PARALLEL_FIRST_CALL_BACKENDS = ("tilelang",)

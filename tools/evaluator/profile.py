@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from tools.records import EvalRecord, ShapeProfile, StageResult
+from tools.evaluator.records import EvalRecord, ShapeProfile, StageResult
 
 NCU_METRICS = {
     "duration_us": "gpu__time_duration.sum",

@@ -1,15 +1,15 @@
-"""The acceptance rule's parameters and its per-shape test, shared by the judge and `agent/decide.py`.
+"""The acceptance rule's parameters and its per-shape test, shared by the judge and `tools/evaluator/decide.py`.
 
 The judge uses the per-shape test to stop spending rounds on a shape whose verdict is in; the
-decision itself (agent/decide.py) applies it to every shape and scope of the record.
+decision itself (tools/evaluator/decide.py) applies it to every shape and scope of the record.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tools.evaluator.records import ShapeBenchmark
 from tools.evaluator.stats import median_interval, per_round_ratios
-from tools.records import ShapeBenchmark
 
 # Below this a gain or loss is not claimed even with a tight interval: clocks and placement move
 # an unchanged kernel by about this much between evaluations.

@@ -13,7 +13,7 @@ import math
 import statistics
 from collections.abc import Sequence
 
-from tools.records import Ratio, Timing
+from tools.evaluator.records import Ratio, Timing
 
 CONFIDENCE = 0.95
 

@@ -28,9 +28,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from tools.evaluator import confine
+from tools.evaluator.records import StageResult
 from tools.llama.model import plan_for
 from tools.paths import sha256_file
-from tools.records import StageResult
 from tools.sandbox import run_child
 
 DEFAULT_TIMEOUT_S = 900.0

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from agent.decide import ROUNDS_TO_ACCEPT
 from tests.tools.evaluator import cheats
 from tests.tools.evaluator.cheats import CHEATS, GOOD, Cheat
 from tools.evaluator import confine
+from tools.evaluator.decide import ROUNDS_TO_ACCEPT
 from tools.evaluator.evaluate import evaluate
 
 # One decode1 and one decode8 shape per op, of the two models (and rope's q and k): the hidden shapes are
@@ -85,7 +85,7 @@ def _check(record, cheat: Cheat) -> None:
     # Seen as it happens under `pytest -s`: a GPU call cut off at its time limit still shows each verdict.
     print(f"\n[verdict] {cheat.name}: {record.status} at {record.failed_stage}: {record.message}", flush=True)
     if cheat.stage == "decide":
-        from agent.decide import decide
+        from tools.evaluator.decide import decide
 
         decision = decide(record, against_best=True)
         assert not decision.accepted, f"{cheat.name} was accepted: {decision.reason}"

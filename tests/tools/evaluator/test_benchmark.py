@@ -72,7 +72,7 @@ def test_a_shape_already_slower_beyond_noise_buys_no_rounds():
 
 
 def _timed(mine: list[float], theirs: list[float], scope: str = "graph"):
-    from tools.records import ScopeResult, ShapeBenchmark, Timing
+    from tools.evaluator.records import ScopeResult, ShapeBenchmark, Timing
 
     result = ScopeResult(
         candidate=Timing(median_us=sorted(mine)[len(mine) // 2], batch_us=mine),

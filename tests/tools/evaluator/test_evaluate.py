@@ -15,7 +15,7 @@ import torch
 from kernels.rope import candidates as rope_candidates
 from tests.tools import candidates
 from tools.evaluator.evaluate import evaluate
-from tools.records import EvalRecord
+from tools.evaluator.records import EvalRecord
 
 # A decode1 and a decode8 shape (the hidden ones are checked whatever is asked): each named shape costs a benchmark.
 SHAPES = ["llama3.2-1b/decode1/q", "llama3.2-1b/decode8/q"]
@@ -135,7 +135,7 @@ def test_against_an_incumbent_the_benchmark_stops_at_the_first_shape_slower_beyo
     stage = next(s for s in record.stages if s.name == "benchmark")
     assert f"1 of {len(record.shapes)} shapes timed" in stage.message and "slower than the best" in stage.message
     assert len(record.benchmark) == 1
-    from agent.decide import decide
+    from tools.evaluator.decide import decide
 
     assert not decide(record, against_best=True).accepted
 

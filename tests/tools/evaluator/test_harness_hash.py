@@ -29,7 +29,7 @@ def _edit(path: Path) -> None:
     "changed",
     [
         "tools/report.py",
-        "tools/records.py",
+        "tools/evaluator/records.py",
         "kernels/rope/tilelang.py",
         "kernels/ninetoothed_support.py",
         "kernels/rope/liger.py",

@@ -26,7 +26,7 @@ from kernels.add_rms_norm.candidates import (
 )
 from kernels.rope_qk.candidates import COPIES_K_UNROTATED, GOOD_ROPE_QK, K_AT_THE_FIRST_POSITION
 from tools.evaluator.evaluate import evaluate
-from tools.records import EvalRecord
+from tools.evaluator.records import EvalRecord
 
 # A decode1 and a decode8 shape of the two models (the hidden ones are checked whatever is asked).
 SHAPES = ["llama3.2-1b/decode1", "llama3-8b/decode8"]

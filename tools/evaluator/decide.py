@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tools.evaluator.records import EvalRecord
+from tools.evaluator.records import geomean as geomean_of
 from tools.evaluator.rule import FLOOR, GEOMEAN_CONFIDENCE, beyond_noise, shape_confidence, shape_ratios
 from tools.evaluator.stats import coverage, median_interval
-from tools.records import EvalRecord
-from tools.records import geomean as geomean_of
 
 # The fewest rounds whose median interval reaches GEOMEAN_CONFIDENCE (n = 6: [min, max] covers 96.9%).
 ROUNDS_TO_ACCEPT = next(n for n in range(1, 64) if coverage(n, GEOMEAN_CONFIDENCE) >= GEOMEAN_CONFIDENCE)

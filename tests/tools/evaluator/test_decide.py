@@ -1,4 +1,4 @@
-"""The acceptance rule (agent/decide.py) as a table: per-round speedups of each shape and scope -> decision."""
+"""The acceptance rule (tools/evaluator/decide.py) as a table: per-round speedups of each shape and scope."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from agent.decide import decide
-from tools.records import EvalRecord, ScopeResult, ShapeBenchmark, Timing
+from tools.evaluator.decide import decide
+from tools.evaluator.records import EvalRecord, ScopeResult, ShapeBenchmark, Timing
 
 ROUNDS = 20
 
