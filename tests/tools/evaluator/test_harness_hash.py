@@ -29,7 +29,7 @@ def tree(tmp_path, monkeypatch) -> Path:
 
 def _loaded(tree: Path, monkeypatch) -> None:
     """Point the modules this process has loaded at the copy (their __file__), as if imported from it."""
-    for name, module in list(sys.modules.items()):
+    for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
         if not file:
             continue
