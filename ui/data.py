@@ -807,15 +807,9 @@ class IterationDetail:
     commit_message: str | None = None
 
 
-def _generated(folder: RunFolder, iteration: int, index: int, record: EvalRecord | None) -> list[GeneratedSource]:
-    if record and record.compile and record.compile.sources:
+def _generated(record: EvalRecord | None) -> list[GeneratedSource]:
+    if record and record.compile:
         return [GeneratedSource(s.key, s.language, s.text) for s in record.compile.sources]
-    # An older or partial eval.json: fall back to the file the loop wrote beside it.
-    for extension, language in (("cu", "cuda"), ("py", "triton"), ("txt", "text")):
-        path = folder.generated(iteration, index, extension)
-        text = _read_text(path)
-        if text:
-            return [GeneratedSource(path.name, language, text)]
     return []
 
 
@@ -872,7 +866,7 @@ def iteration_detail(run_dir: Path, iteration: int, index: int = 0, rows: list[I
         reflection=_read_text(folder.reflection(iteration)),
         profile=_read_text(folder.profile(iteration, index)),
         record=record,
-        generated=_generated(folder, iteration, index, record),
+        generated=_generated(record),
         commit_sha=sha,
         commit_message=message,
     )

@@ -83,6 +83,22 @@ def test_generated_source_names_the_runs_files_relative_to_it(tmp_path):
         compile=CompileInfo(sources=[KernelSource(key="k", language="cuda", text=text)]),
     )
     folder.save_evaluation(1, 0, record)
-    generated = folder.generated(1, 0, "cu").read_text()
+    generated = folder.read_record(1).compile.sources[0].text
     assert '#line 66 "kernels/cpp_support.py"' in generated
     assert '#line 33 "iterations/0001/candidate.py"' in generated
+
+
+def test_a_generated_source_is_stored_once_however_many_iterations_compiled_it(tmp_path):
+    from tools.evaluator.records import CompileInfo, EvalRecord, KernelSource
+
+    folder = RunFolder.create(tmp_path, "r1")
+    shared, own = KernelSource(key="a", language="cuda", text="A"), KernelSource(key="b", language="cuda", text="B")
+    for iteration, sources in ((0, [shared]), (1, [shared, own])):
+        record = EvalRecord(
+            op="rms_norm", backend="tilelang", candidate="c.py", candidate_sha256="0" * 64, harness_sha256="0" * 64,
+            started="2026-12-02T00:00:00+00:00", dtypes=["bf16"], shapes=[], compile=CompileInfo(sources=sources),
+        )  # fmt: skip
+        folder.save_evaluation(iteration, 0, record)
+    assert sorted(p.read_text() for p in (folder.path / "sources").iterdir()) == ["A", "B"]
+    assert "sources" not in folder.record(1).read_text()  # eval.json holds no source text
+    assert [(s.key, s.text) for s in folder.read_record(1).compile.sources] == [("a", "A"), ("b", "B")]
