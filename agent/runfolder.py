@@ -89,17 +89,13 @@ class Summary(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     status: str | None = None
-    scope: str | None = None  # its decision scope; absent in a run.json from before the judge
+    scope: str | None = None  # its decision scope
     median_gbps: float | None = None
     median_fraction_of_copy: float | None = None
     geomean_vs_eager: float | None = None
     shapes: dict[str, dict] = {}  # per shape: gbps, fraction_of_copy, median_us, eager_us, graph_us
     iteration: int | None = None  # `best` only: the iteration it came from
     commit: str | None = None  # `best` only: its commit, where it was accepted
-
-    def speed_scope(self) -> str | None:
-        """Its scope, or legacy for a summary written before the judge (times, no scope)."""
-        return self.scope or ("legacy" if self.shapes else None)
 
 
 class RunInfo(BaseModel):
@@ -150,18 +146,14 @@ class DecideEvent(Event):
 
     accepted: int | None = None  # index of the candidate the round keeps
     decisions: list[dict] = []  # tools.evaluator.decide.Decision as a dict, one per candidate
-    outcomes: list[Outcome] | None = None  # absent in runs written before the loop recorded them
+    outcomes: list[Outcome] = []  # one per candidate
 
     def decision(self, index: int) -> dict | None:
         return self.decisions[index] if index < len(self.decisions) else None
 
-    def outcome(self, index: int, record: EvalRecord | None) -> Outcome:
-        """A candidate's outcome as the loop decided it (for an older run: from its decision and record)."""
-        if self.outcomes is not None and index < len(self.outcomes):
-            return self.outcomes[index]
-        if self.accepted == index:
-            return "accepted"
-        return "failed" if record is not None and record.status != "ok" else "rejected"
+    def outcome(self, index: int) -> Outcome:
+        """A candidate's outcome as the loop decided it."""
+        return self.outcomes[index]
 
 
 class CommitEvent(Event):
@@ -216,22 +208,8 @@ class RunFolder:
         return text
 
     def locate(self, recorded: str | Path) -> Path:
-        """A path this run recorded, on this machine.
-
-        Relative: inside the run folder. Absolute, from a run written before paths were relative (its
-        checkpoint still holds them): a path through a folder named after the run id is taken to be this
-        folder's file, where that exists, so a run folder copied or moved elsewhere still finds its own files.
-        """
-        path = Path(recorded)
-        if not path.is_absolute():
-            return self.path / path
-        parts = path.parts
-        if self.run_id in parts:
-            last = len(parts) - 1 - parts[::-1].index(self.run_id)
-            here = self.path.joinpath(*parts[last + 1 :])
-            if here.exists():
-                return here
-        return path
+        """A path this run recorded, on this machine: relative ones are inside the run folder (tools/paths.py)."""
+        return self.path / recorded
 
     def workspace(self, run: dict | None = None) -> Workspace:
         """The run's git workspace, its worktree located on this machine."""

@@ -10,8 +10,8 @@ from tools.evaluator.records import EvalRecord, Ratio, ScopeResult, ShapeBenchma
 from tools.report import CPU_NOTE, GPU_ONLY, bench_markdown, gbps_text, shape_rows, terminal_columns, wrap_name
 
 ROOT = Path(__file__).resolve().parents[2]
-# An H200 record (legacy scope, from before the judge): every column has a title there.
-GPU_RECORD = ROOT / "examples/runs/20261129-174818-rope_qk-tilelang-5e5f/iterations/0001/eval.json"
+# An H200 record: every column has a title there.
+GPU_RECORD = ROOT / "examples/runs/20261202-052242-rms_norm-maca_cpp-9210/iterations/0001/eval.json"
 
 
 def timed(gpu: bool) -> EvalRecord:
@@ -49,8 +49,8 @@ def test_a_cpu_record_leaves_out_the_columns_only_a_gpu_fills():
 
 def test_a_gpu_record_keeps_every_column():
     assert set(GPU_ONLY) <= set(terminal_columns(timed(gpu=True)))
-    legacy = EvalRecord.model_validate_json(GPU_RECORD.read_text())
-    assert not legacy.timed_on_cpu() and set(GPU_ONLY) <= set(terminal_columns(legacy))
+    recorded = EvalRecord.model_validate_json(GPU_RECORD.read_text())
+    assert not recorded.timed_on_cpu() and set(GPU_ONLY) <= set(terminal_columns(recorded))
 
 
 def test_cpu_bench_markdown_says_its_timings_are_no_performance_figures_in_the_one_layout():
