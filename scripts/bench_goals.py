@@ -5,10 +5,10 @@
 Per op and backend, from the judge's graph scope (device time) on the named bf16 shapes:
 - fraction of copy, minimum over shapes moving 16-128 MB (goal >= 0.92) and over >= 128 MB (>= 0.97);
 - speedup over Liger-Kernel, the lowest per-shape median (goal > 1 on every shape);
-- speedup over torch.compile, the same (goal > 1), read only from records whose compiled yardstick compiled
-  each shape on its own (`compiled_per_shape`): earlier compile columns are not to be read;
+- speedup over torch.compile, the same (goal > 1), read only from benches whose compiled yardstick compiled
+  each shape on its own (`compiled_per_shape`): other compile columns are not to be read;
 - decode calls (shapes named decode*), the slowest graph time per call (goal <= 2.5 µs).
-It only reads the records; the figures are the bench's own.
+It only reads the bench files (tools/results.py); the figures are the bench's own.
 """
 
 from __future__ import annotations
@@ -17,26 +17,28 @@ import argparse
 import json
 from pathlib import Path
 
+from tools.results import ResultRow, ResultTable
+
 MB = 1e6
 GOALS = {"copy_16_128mb": 0.92, "copy_over_128mb": 0.97, "liger_min": 1.0, "compile_min": 1.0, "decode_max_us": 2.5}
 
 
-def _goals(record: dict) -> dict:
+def _goals(rows: list[ResultRow], compiled_per_shape: bool) -> dict:
+    """Each goal's worst (value, shape) over one backend's graph-scope rows; None where no row has the figure."""
     mid, big, liger, compiled, decode = [], [], [], [], []
-    for shape in record.get("benchmark") or []:
-        graph = shape.get("graph") or {}
-        fraction = graph.get("fraction_of_copy")
-        if fraction is not None and shape["bytes_moved"] >= 128 * MB:
-            big.append((fraction, shape["shape"]))
-        elif fraction is not None and shape["bytes_moved"] >= 16 * MB:
-            mid.append((fraction, shape["shape"]))
-        if (graph.get("speedup_vs_liger") or {}).get("median") is not None:
-            liger.append((graph["speedup_vs_liger"]["median"], shape["shape"]))
-        if record.get("compiled_per_shape") and (graph.get("speedup_vs_compiled") or {}).get("median") is not None:
-            compiled.append((graph["speedup_vs_compiled"]["median"], shape["shape"]))
-        candidate = graph.get("candidate") or {}
-        if "/decode" in shape["shape"] and candidate.get("median_us") is not None:
-            decode.append((candidate["median_us"], shape["shape"]))
+    for row in rows:
+        if row.scope != "graph":
+            continue
+        if row.fraction_of_copy is not None and row.bytes_moved >= 128 * MB:
+            big.append((row.fraction_of_copy, row.shape))
+        elif row.fraction_of_copy is not None and row.bytes_moved >= 16 * MB:
+            mid.append((row.fraction_of_copy, row.shape))
+        if "liger" in row.speedup:
+            liger.append((row.speedup["liger"], row.shape))
+        if compiled_per_shape and "compiled" in row.speedup:
+            compiled.append((row.speedup["compiled"], row.shape))
+        if "/decode" in row.shape and row.median_us is not None:
+            decode.append((row.median_us, row.shape))
     return {
         "copy_16_128mb": min(mid, default=None),
         "copy_over_128mb": min(big, default=None),
@@ -61,11 +63,10 @@ def main() -> int:
 
     rows = []
     for path in args.files:
-        payload = json.loads(path.read_text())
-        if "records" not in payload:
-            continue  # not a bench file
-        for record in payload["records"]:
-            rows.append({"op": payload["op"], "backend": record["backend"], **_goals(record)})
+        table = ResultTable.load(path)
+        for bench in table.benches:
+            goals = _goals(table.backend_rows(bench.backend), bench.compiled_per_shape)
+            rows.append({"op": table.op, "backend": bench.backend, **goals})
 
     names = list(GOALS)
     print("| op | backend | " + " | ".join(f"{n} (goal {GOALS[n]})" for n in names) + " |")

@@ -19,24 +19,30 @@ import json
 from pathlib import Path
 
 from tools.evaluator.profile import parse_number
+from tools.results import ResultRow, ResultTable
 
 DECODE_GOAL_US = 2.5
 
 
-def _bench(paths: list[Path]) -> dict[tuple[str, str, str], dict]:
-    """(op, backend, shape) -> that shape's bf16 graph-scope figures."""
+def _bench(paths: list[Path]) -> dict[tuple[str, str, str], ResultRow]:
+    """(op, backend, shape) -> that shape's bf16 graph-scope row."""
     found = {}
     for path in paths:
-        payload = json.loads(path.read_text())
-        for record in payload.get("records", []):
-            for shape in record.get("benchmark") or []:
-                if shape.get("dtype") == "bf16" and shape.get("graph"):
-                    found[(payload["op"], record["backend"], shape["shape"])] = shape["graph"]
+        table = ResultTable.load(path)
+        for row in table.rows:
+            if row.dtype == "bf16" and row.scope == "graph":
+                found[(table.op, row.backend, row.shape)] = row
     return found
 
 
-def _us(figure: dict | None) -> float | None:
-    return (figure or {}).get("median_us")
+def _copy_us(row: ResultRow) -> float | None:
+    """The judge's copy of the same bytes, timed beside the kernel: fraction of copy is copy time over kernel time."""
+    return row.median_us * row.fraction_of_copy if row.median_us and row.fraction_of_copy else None
+
+
+def _compiled_us(row: ResultRow) -> float | None:
+    """torch.compile's time per call, from the kernel's time and the median per-round ratio over it."""
+    return row.median_us * row.speedup["compiled"] if row.median_us and "compiled" in row.speedup else None
 
 
 def _ncu_table(bench: dict, ncu: dict) -> list[str]:
@@ -51,8 +57,8 @@ def _ncu_table(bench: dict, ncu: dict) -> list[str]:
         if r["backend"] == "copy":
             continue
         copy = copies.get((r["op"], r["shape"]), {})
-        graph = bench.get((r["op"], r["backend"], r["shape"]), {})
-        judge_us, fraction = _us(graph.get("candidate")), graph.get("fraction_of_copy")
+        graph = bench.get((r["op"], r["backend"], r["shape"]))
+        judge_us, fraction = (graph.median_us, graph.fraction_of_copy) if graph else (None, None)
         ratio = copy["duration_us"] / r["duration_us"] if copy.get("duration_us") and r["duration_us"] else None
         lines.append(
             f"| {r['op']} | {r['backend']} | {r['shape']} | {_f(judge_us)} | {_f(fraction)} | {_f(r['duration_us'])} "
@@ -72,10 +78,10 @@ def _decode_table(bench: dict) -> list[str]:
     shapes = sorted({(op, shape) for op, _, shape in bench if "/decode" in shape})
     for op, shape in shapes:
         graphs = {b: g for (o, b, s), g in bench.items() if o == op and s == shape}
-        copy = min((_us(g.get("roofline")) for g in graphs.values() if _us(g.get("roofline"))), default=None)
-        timed = {b: _us(g.get("candidate")) for b, g in graphs.items() if _us(g.get("candidate"))}
+        copy = min((us for g in graphs.values() if (us := _copy_us(g))), default=None)
+        timed = {b: g.median_us for b, g in graphs.items() if g.median_us}
         best = min(timed.items(), key=lambda kv: kv[1], default=None)
-        compiled = min((_us(g.get("compiled")) for g in graphs.values() if _us(g.get("compiled"))), default=None)
+        compiled = min((us for g in graphs.values() if (us := _compiled_us(g))), default=None)
         within = "-" if copy is None else ("yes" if copy <= DECODE_GOAL_US else "no")
         fastest = f"{best[1]:.2f} ({best[0]})" if best else "-"
         lines.append(f"| {op} | {shape} | {_f(copy)} | {within} | {fastest} | {_f(compiled)} |")

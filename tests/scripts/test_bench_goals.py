@@ -7,29 +7,31 @@ import json
 import sys
 from pathlib import Path
 
+from tools.results import ResultRow
+
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = importlib.util.spec_from_file_location("bench_goals", ROOT / "scripts" / "bench_goals.py")
 bench_goals = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(bench_goals)
 
 
-def _shape(name: str, mb: float, fraction: float, liger: float, us: float) -> dict:
-    graph = {"fraction_of_copy": fraction, "speedup_vs_liger": {"median": liger}, "candidate": {"median_us": us}}
-    return {"shape": name, "bytes_moved": int(mb * 1e6), "graph": graph}
+def _shape(name: str, mb: float, fraction: float, liger: float, us: float, **speedup: float) -> ResultRow:
+    return ResultRow(
+        backend="tilelang", shape=name, dims=[1], dtype="bf16", scope="graph", bytes_moved=int(mb * 1e6),
+        fraction_of_copy=fraction, median_us=us, speedup={"liger": liger, **speedup},
+    )  # fmt: skip
 
 
 def test_each_goal_takes_its_worst_shape_in_its_size_band():
-    record = {
-        "benchmark": [
-            _shape("m/prefill512", 10, 0.50, 1.5, 4.0),  # under 16 MB: no copy goal
-            _shape("m/prefill2048", 20, 0.93, 1.2, 9.0),
-            _shape("m/prefill8192", 100, 0.91, 0.99, 30.0),
-            _shape("m/prefill16384", 200, 0.97, 1.1, 60.0),
-            _shape("m/decode1", 0.01, 0.40, 2.0, 2.5),
-            _shape("m/decode128", 1, 0.60, 1.3, 2.6),
-        ]
-    }
-    goals = bench_goals._goals(record)
+    rows = [
+        _shape("m/prefill512", 10, 0.50, 1.5, 4.0),  # under 16 MB: no copy goal
+        _shape("m/prefill2048", 20, 0.93, 1.2, 9.0),
+        _shape("m/prefill8192", 100, 0.91, 0.99, 30.0),
+        _shape("m/prefill16384", 200, 0.97, 1.1, 60.0),
+        _shape("m/decode1", 0.01, 0.40, 2.0, 2.5),
+        _shape("m/decode128", 1, 0.60, 1.3, 2.6),
+    ]
+    goals = bench_goals._goals(rows, compiled_per_shape=True)
     assert goals["copy_16_128mb"] == (0.91, "m/prefill8192")
     assert goals["copy_over_128mb"] == (0.97, "m/prefill16384")
     assert goals["liger_min"] == (0.99, "m/prefill8192")
@@ -50,9 +52,8 @@ def test_reads_the_committed_bench_files(tmp_path, capsys, monkeypatch):
 
 
 def test_the_compile_goal_reads_only_per_shape_compile_columns():
-    shape = _shape("m/prefill2048", 20, 0.93, 1.2, 9.0)
-    shape["graph"]["speedup_vs_compiled"] = {"median": 0.95}
-    assert bench_goals._goals({"benchmark": [shape]})["compile_min"] is None  # a column from before the fix
-    goals = bench_goals._goals({"compiled_per_shape": True, "benchmark": [shape]})
+    shape = _shape("m/prefill2048", 20, 0.93, 1.2, 9.0, compiled=0.95)
+    assert bench_goals._goals([shape], compiled_per_shape=False)["compile_min"] is None  # one compile for all shapes
+    goals = bench_goals._goals([shape], compiled_per_shape=True)
     assert goals["compile_min"] == (0.95, "m/prefill2048")
     assert not bench_goals._met("compile_min", 1.0) and bench_goals._met("compile_min", 1.01)

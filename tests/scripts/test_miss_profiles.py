@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
-import json
 from pathlib import Path
+
+from tools.results import ResultRow, ResultTable
 
 ROOT = Path(__file__).parents[2]
 SPEC = importlib.util.spec_from_file_location("miss_profiles", ROOT / "scripts" / "miss_profiles.py")
@@ -12,29 +13,21 @@ miss_profiles = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(miss_profiles)
 
 
-def _shape(name: str, candidate_us: float, copy_us: float, compiled_us: float) -> dict:
-    return {
-        "shape": name,
-        "dtype": "bf16",
-        "graph": {
-            "candidate": {"median_us": candidate_us},
-            "roofline": {"median_us": copy_us},
-            "compiled": {"median_us": compiled_us},
-            "fraction_of_copy": copy_us / candidate_us,
-        },
-    }
+def _shape(backend: str, name: str, candidate_us: float, copy_us: float, compiled_us: float) -> ResultRow:
+    return ResultRow(
+        backend=backend, shape=name, dims=[1], dtype="bf16", scope="graph", median_us=candidate_us,
+        fraction_of_copy=copy_us / candidate_us, speedup={"compiled": compiled_us / candidate_us},
+    )  # fmt: skip
 
 
 def _bench_file(tmp_path: Path) -> Path:
-    records = [
-        {
-            "backend": "tilelang",
-            "benchmark": [_shape("8b/decode128", 5.0, 4.2, 4.5), _shape("8b/decode1", 2.0, 1.5, 1.6)],
-        },
-        {"backend": "ninetoothed", "benchmark": [_shape("8b/decode128", 5.4, 4.3, 4.4)]},
+    rows = [
+        _shape("tilelang", "8b/decode128", 5.0, 4.2, 4.5),
+        _shape("tilelang", "8b/decode1", 2.0, 1.5, 1.6),
+        _shape("ninetoothed", "8b/decode128", 5.4, 4.3, 4.4),
     ]
     path = tmp_path / "silu_mul.json"
-    path.write_text(json.dumps({"op": "silu_mul", "records": records}))
+    ResultTable(op="silu_mul", rows=rows).save(path)
     return path
 
 

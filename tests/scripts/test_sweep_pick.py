@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.ui import judged
 from tools.evaluator.decide import Decision
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,8 +18,7 @@ SPEC = importlib.util.spec_from_file_location("sweep_pick", ROOT / "scripts" / "
 sweep_pick = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(sweep_pick)
 
-TENTH = ROOT / "benchmarks" / "results" / "nvidia-h200" / "tenth"
-REJECTED = TENTH / "variant-rope_qk-ninetoothed-num_warps_2.json"
+VARIANT = "variant-rope_qk-ninetoothed-num_warps_2.json"
 
 
 def _row(config: dict, *fractions: float | None) -> dict:
@@ -44,22 +44,16 @@ def test_no_pick_within_the_margin_of_the_shipped_tiling():
     assert sweep_pick.pick(sweep) is None
 
 
-def test_the_committed_rope_ninetoothed_sweep_has_no_pick():
-    # Its best of 10 tilings came 0.843 against the shipped 0.840: within a sweep's noise.
-    sweep = json.loads((TENTH / "sweep-rope-ninetoothed-rope-ninetoothed-prefill.json").read_text())
-    assert sweep_pick.pick(sweep) is None
-
-
 def _variant_folder(tmp_path: Path, candidate_text: str, recorded_text: str | None = None) -> Path:
-    """A folder holding the committed rejected variant record, pointed at a candidate file in tmp_path."""
+    """A folder holding a variant's record the judge rejects (a shape slower), pointed at a candidate in tmp_path."""
     candidate = tmp_path / "variant.py"
     candidate.write_text(candidate_text)
-    record = json.loads(REJECTED.read_text())
-    record["candidate"] = str(candidate)
+    record = json.loads(judged.record(2, 1).model_dump_json())
+    record["op"], record["backend"], record["candidate"] = "rope_qk", "ninetoothed", str(candidate)
     record["candidate_sha256"] = hashlib.sha256((recorded_text or candidate_text).encode()).hexdigest()
     folder = tmp_path / "logs"
     folder.mkdir()
-    (folder / REJECTED.name).write_text(json.dumps(record))
+    (folder / VARIANT).write_text(json.dumps(record))
     return folder
 
 

@@ -9,7 +9,6 @@ the GPU tests at the end, skipped where liger_kernel is not importable.
 from __future__ import annotations
 
 import importlib.util
-import json
 
 import pytest
 import torch
@@ -22,7 +21,7 @@ from tools import liger
 from tools.bench import run_bench
 from tools.evaluator.evaluate import evaluate
 from tools.evaluator.records import EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing
-from tools.report import bench_markdown
+from tools.results import ResultTable
 
 LIGER_INSTALLED = importlib.util.find_spec("liger_kernel") is not None
 DTYPES = (torch.bfloat16, torch.float16, torch.float32)
@@ -275,10 +274,9 @@ def test_without_liger_the_bench_still_writes_everything(tmp_path):
         "rms_norm", ("torch",), out_dir=tmp_path, shapes=["decode1"], device="cpu", timeout_s=60, batches=3
     )
     assert [r.status for r in records] == ["ok"]
-    data = json.loads(json_path.read_text())
-    rows = data["records"][0]["benchmark"]
-    assert rows and all(r["eager"]["liger"] is None and r["liger_status"] == "unavailable" for r in rows)
-    assert all("liger-kernel not installed" in r["note"] for r in rows)
+    rows = ResultTable.load(json_path).backend_rows("torch", "eager")
+    assert rows and all("liger" not in r.speedup and r.liger_status == "unavailable" for r in rows)
+    assert all("liger-kernel not installed" in r.note for r in rows)
     markdown = json_path.with_suffix(".md").read_text()
     assert "| vs liger |" in markdown
     assert "| llama3-8b/decode1 | bf16 | ok |" in markdown
@@ -326,7 +324,7 @@ def test_report_renders_the_vs_liger_column():
             _bench("d"),
         ]
     )
-    markdown = bench_markdown("rms_norm", [record])
+    markdown = ResultTable.from_records("rms_norm", [record]).markdown()
     header = next(line for line in markdown.splitlines() if line.startswith("| shape"))
     assert header.rstrip().endswith("| vs compile | vs liger |")
     cells = {line.split(" | ")[0][2:]: line.rstrip(" |").rsplit(" | ", 1)[-1] for line in markdown.splitlines()[1:]}
