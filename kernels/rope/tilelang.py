@@ -37,7 +37,7 @@ SMALL_TOKENS = 256
 # both in examples/runs/ at commit 670a339). Decode: small_block_rows 64 -> 16 and small_block_cols
 # 64 -> 32 give each thread one 4-wide load instead of a loop of 4-8 that did not overlap
 # (benchmarks/probes/decode_floor.md); 1.66x graph-scope geomean against 64/64 on the H200, decode
-# 6.6-13.4 -> 2.4-3.1 us (records benchmarks/results/nvidia-h200/ninth/variant-rope-tilelang-* at 670a339).
+# 6.6-13.4 -> 2.4-3.1 us (`agent eval --set ... --against`, 2026-12-02; the records are in history, 670a339).
 CONFIG = {
     "block_rows": 16,
     "threads": 128,
