@@ -1,6 +1,6 @@
 """The run page's chart: speed per iteration, in one timing scope, against the baselines timed beside the start.
 
-The scope (graph, eager or legacy: tools/evaluator/records.py) is the run's decision scope unless the page asks for
+The scope (graph or eager: tools/evaluator/records.py) is the run's decision scope unless the page asks for
 another; the axis and the title name it, and a candidate not timed in it is drawn as unmeasured.
 
 Colour is the outcome; a rejected or failed candidate's legend entry, shape and tooltip also name the rule

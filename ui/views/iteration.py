@@ -99,8 +99,6 @@ columns[1].metric(
 )
 columns[2].metric(_named("vs best of its time"), common.number(row.geomean_vs_best, ".2f", "x"), help=scope_help)
 columns[3].metric(_named("vs start"), common.number(row.geomean_vs_start, ".2f", "x"), help=scope_help)
-if data.is_legacy(record):
-    common.legacy_caption()
 
 if record is not None and record.stages:
     st.dataframe(
@@ -196,19 +194,13 @@ with tabs[3]:
                 + (" · decides" if scope == decision else "")
                 + f": {data.SCOPE_HELP[scope]}"
             )
-            if scope == "legacy":
-                st.caption(
-                    "Microseconds per call, median and p10/p90 over single calls; `best` is the version it tried to "
-                    "beat; copy is a device-to-device copy of the same bytes (GPU only)."
-                )
-            else:
-                st.caption(
-                    "Microseconds per call, the median over batches and its 95% interval (CI); every contestant "
-                    "timed in the same rounds: `best` is the version it tried to beat, torch the reference op, copy "
-                    "a device-to-device copy of the same bytes. vs: median of per-round ratios, low/high its "
-                    "interval. self-reported: the runner's own clock, for diagnosis only. errors: why a contestant "
-                    "has no timing in this scope."
-                )
+            st.caption(
+                "Microseconds per call, the median over batches and its 95% interval (CI); every contestant "
+                "timed in the same rounds: `best` is the version it tried to beat, torch the reference op, copy "
+                "a device-to-device copy of the same bytes. vs: median of per-round ratios, low/high its "
+                "interval. self-reported: the runner's own clock, for diagnosis only. errors: why a contestant "
+                "has no timing in this scope."
+            )
             timings = pd.DataFrame(data.timing_table(record, scope))
             st.dataframe(
                 timings,
