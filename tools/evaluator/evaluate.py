@@ -104,6 +104,7 @@ def evaluate(
     stage_timeouts: dict[str, float] | None = None,
     static_check: bool = True,
     stop_when_slower: bool | None = None,
+    other_dtypes: bool = True,
 ) -> EvalRecord:
     """Evaluate `candidate` (default: the backend's kernel file) and return the full record.
 
@@ -114,6 +115,8 @@ def evaluate(
     verdict must not depend on it, and the adversarial tests check that it does not.
     `stop_when_slower` (default: when there is an incumbent) ends the benchmark at the first shape slower
     than the incumbent beyond noise, in a random shape order: the acceptance rule rejects on that alone.
+    `other_dtypes` False skips the dtypes stage (correctness in the dtypes not timed): `agent bench` times
+    shipped files and decides nothing.
     """
     spec = registry.spec(op)
     registry.check_backend(backend)
@@ -169,7 +172,7 @@ def evaluate(
                 stage_timeouts=dict(stage_timeouts or {}),
                 stop_when_slower=incumbent is not None if stop_when_slower is None else stop_when_slower,
             )
-            _judge(record, spec, request, benchmark, profile, emit)
+            _judge(record, spec, request, benchmark, profile, emit, other_dtypes)
     finally:
         record.seconds = time.monotonic() - start
         record.harness_sha256, record.harness_modules = harness_sha256()
@@ -196,13 +199,14 @@ def _lint(record: EvalRecord, path: Path | None, backend: str, enabled: bool, em
     return result.status != "failed"
 
 
-def _judge(record: EvalRecord, spec, request: JudgeRequest, benchmark: bool, profile: bool, emit) -> None:
+def _judge(record: EvalRecord, spec, request: JudgeRequest, benchmark: bool, profile: bool, emit, dtypes=True) -> None:
     judge = Judge(spec, request, emit)
     record.confinement = judge.confinement
     stages = [("compile", judge.compile), ("correctness", judge.correctness)]
     if benchmark:
         stages.append(("benchmark", judge.benchmark))
-    stages.append(("dtypes", lambda: _other_dtypes(judge, record, request)))
+    if dtypes:
+        stages.append(("dtypes", lambda: _other_dtypes(judge, record, request)))
     try:
         for name, run in stages:
             emit({"event": "stage_start", "stage": name})
