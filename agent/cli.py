@@ -267,13 +267,20 @@ def cmd_eval(args) -> int:
         raise ValueError(f"--against {args.against}: no such kernel file")
     if args.backend != "torch" and not torch.cuda.is_available() and args.device != "cpu":
         return _explain_without_gpu(args, console)
+    from agent.cpu_shapes import choose
+    from kernels import registry
+
+    on_cpu = args.device == "cpu" or (args.device == "auto" and not torch.cuda.is_available())
+    choice = choose(registry.spec(args.op), args.shapes, on_cpu)
+    if choice.note:
+        console.print(f"[yellow]{choice.note}[/yellow]")
     progress, on_event = _progress()
     with progress:
         record = evaluate(
             args.op,
             args.backend,
             args.candidate,
-            shapes=args.shapes,
+            shapes=choice.shapes,
             dtypes=tuple(args.dtypes),
             benchmark=not args.no_bench,
             profile=args.profile,
