@@ -262,7 +262,7 @@ def cmd_eval(args) -> int:
         base = Path(args.candidate) if args.candidate else default_candidate(args.op, args.backend)
         if base is None:
             raise ValueError("--set changes a kernel file's CONFIG; the torch backend has none")
-        args.candidate = str(write_variant(base, args.set, args.op, args.backend))
+        args.candidate = str(write_variant(base, args.set, args.op, args.backend, Path(args.runs_dir) / "variants"))
         console.print(f"{base} with {', '.join(args.set)}: written to {args.candidate}")
     if args.against and not Path(args.against).is_file():
         raise ValueError(f"--against {args.against}: no such kernel file")
@@ -728,7 +728,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         metavar="KEY=VALUE",
         help="evaluate the kernel file with this CONFIG value changed (repeatable), e.g. --set copy_tiles=True; "
-        "the variant is saved under runs/variants/",
+        "the variant is saved under RUNS_DIR/variants/",
     )
     p.add_argument(
         "--profile",
@@ -749,6 +749,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="write each generated kernel source there (without a GPU: TileLang's programs lowered to CUDA)",
     )
     baselines(p, "eager; torch.compile adds ~25 s, so `agent bench` times it, or --baselines eager compiled")
+    runs_dir(p)
     common(p)
     p.set_defaults(func=cmd_eval)
 
