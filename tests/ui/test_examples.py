@@ -55,15 +55,27 @@ def test_run_page_of_an_example(run_id):
     spec, frames, _ = chart(at)
     points = next(f for f in frames if "outcome" in f.columns)
     assert len(points) == iterations + 1
-    # Every iteration but a failed one has a speed (rope_qk's iteration 6 failed to compile).
+    # What decided each: every iteration but a failed one has a ratio to the best of its time (rope_qk's
+    # iteration 6 failed to compile), those stopped early too.
+    assert f"vs the best of its time, shapes timed, {scope} scope" in json.dumps(spec)
     assert list(points["measured"]) == list(points["outcome"] != "failed")
     assert (points.loc[points["measured"], "value"] > 0).all()
+    at.button_group(key="metric").set_value("gbps").run()
+    spec, frames, _ = chart(at)
+    points = next(f for f in frames if "outcome" in f.columns)
+    # Over the whole set of shapes, a candidate stopped early is not a point: its median is of other shapes.
+    assert list(points["measured"]) == list((points["outcome"] != "failed") & ~points["partial"])
     levels = {f["level"][0]: f["value"][0] for f in frames if "level" in f.columns}
     assert set(levels) == {"torch", "copy roofline"} and all(v > 0 for v in levels.values())
     assert f"median GB/s over shapes, {scope} scope" in json.dumps(spec)
+    # No point above the copy line is left unflagged.
+    above = points["measured"] & (points["value"] > levels["copy roofline"])
+    assert list(points.loc[above, "flagged"]) == [True] * int(above.sum())
     # A pre-judge page says its timings are; a judged one does not.
     assert (LEGACY_NOTE in texts(at.caption)) == (scope == LEGACY)
-    assert set(at.dataframe[0].value["scope"].dropna()) == {scope}  # a failed iteration has no scope
+    iterations = at.dataframe[0].value
+    assert set(iterations["scope"].dropna()) == {scope}  # a failed iteration has no scope
+    assert {"vs best", "what it tried", "shapes timed"} <= {c.split(" (")[0] for c in iterations.columns}
     environment = at.table[0].value
     assert environment.loc["device", "value"] == "NVIDIA H200"
     settings = at.table[1].value
@@ -83,6 +95,7 @@ def test_run_page_of_the_rope_example_numbers():
     iterations = at.dataframe[0].value
     assert list(iterations["outcome"]) == ["baseline", "rejected", "accepted"] + ["rejected"] * 8
     assert "Best version: iteration 2" in texts(at.subheader)
+    at.button_group(key="metric").set_value("gbps").run()
     _, frames, _ = chart(at)
     levels = {f["level"][0]: f["value"][0] for f in frames if "level" in f.columns}
     assert levels["copy roofline"] == pytest.approx(229.2, abs=0.1)
