@@ -269,7 +269,10 @@ def cmd_eval(args) -> int:
     if args.backend != "torch" and not torch.cuda.is_available() and args.device != "cpu":
         return _explain_without_gpu(args, console)
     from agent.cpu_shapes import choose
+    from agent.installed import require
     from kernels import registry
+
+    require(args.backend)
 
     on_cpu = args.device == "cpu" or (args.device == "auto" and not torch.cuda.is_available())
     choice = choose(registry.spec(args.op), args.shapes, on_cpu)
@@ -492,6 +495,9 @@ def cmd_optimize(args) -> int:
             "agent optimize needs a GPU: every proposal is compiled, checked and timed on the device, "
             "and PyTorch sees none here. Run it on a GPU host (python -m agent optimize ...)."
         )
+    from agent.installed import require
+
+    require(args.backend)
     if args.backend == "torch":
         choices = ", ".join(OPTIMIZABLE_BACKENDS)
         raise ValueError(f"the torch backend is the reference, not something to optimise; pick one of {choices}")
