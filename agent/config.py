@@ -29,7 +29,7 @@ class RunConfig(BaseModel):
     device: Literal["cuda", "cpu"] = "cuda"
     target: str = "auto"
     timeout_s: float = Field(default=900.0, description="per evaluation, before the child is killed")
-    # A cap, so one pathological proposal cannot eat the device time (docs/log.md, 2026-11-29: 278 s).
+    # A cap, so one pathological proposal cannot eat a run (benchmarks/probes/tilelang.md: a 278 s compile).
     compile_timeout_s: float | None = Field(
         default=180.0, description="the compile stage's limit; a slower candidate fails at compile"
     )
@@ -51,7 +51,7 @@ class RunConfig(BaseModel):
     )
     e2e_prompt_len: int = Field(default=128, ge=1, description="seeded random prompt token ids for --e2e")
     e2e_new_tokens: int = Field(default=32, ge=1, description="greedy tokens compared by --e2e")
-    # fp32: in bf16 an exact token match fails correct kernels (docs/log.md, 2026-12-01: "the e2e dtype").
+    # fp32: in bf16 an exact token match fails correct kernels (benchmarks/probes/inference.md).
     e2e_dtype: Literal["fp32", "bf16", "fp16"] = Field(
         default="fp32", description="dtype of the model in the --e2e check (the kernel runs in it too)"
     )

@@ -105,6 +105,5 @@ class E2EGate:
         if not result.ok:
             record.status, record.failed_stage = "failed", "e2e"
             record.message = f"e2e: {result.message}"  # as tools/evaluate.py words a failed stage
-        relative = Path(eval_path).resolve().relative_to(self.folder.path.resolve())
-        self.folder.write(relative, record.model_dump_json(indent=1) + "\n")
+        self.folder.rewrite_record(eval_path, record)
         return record

@@ -6,8 +6,7 @@ what became of it. reflection.md groups the proposals not adopted by the rule th
 Bandwidth is in GB/s throughout, as the UI and the evaluator's tables give it.
 
 Every result names its timing scope (tools/evaluator/records.py): `graph` (CUDA-graph replay: device time) or
-`eager` (per call with the host launch cost), both from the judge's clock, or `legacy` for a run from
-before the judge (timed inside the candidate's own process: untrusted). Headline figures are of the
+`eager` (per call with the host launch cost), both from the judge's clock. Headline figures are of the
 decision scope; the measured-results table has both scopes' per-call times.
 """
 
@@ -21,16 +20,8 @@ from agent.runfolder import RUN_FILE, RunFolder, Summary, candidate_label
 from tools.evaluator.records import EvalRecord
 from tools.paths import record_path
 
-SCOPE_LABELS = {"eager": "eager", "graph": "graph", "legacy": "legacy (pre-judge, untrusted)"}
-LEGACY_NOTE = (
-    "Timings from before the judge (legacy, untrusted): single calls timed with CUDA events inside the "
-    "candidate's own process by the old harness."
-)
-
-
 # The rule a recorded decision names (tools/evaluator/decide.py, and agent/graph.py's round), read off the words of
 # its recorded reason: the reason is the record; this only names which rule it states. Checked in order.
-# Both wordings decide.py has written are here: "shape(s) slower" and "shape-scope(s) slower" name one rule.
 REJECTION_RULES: tuple[tuple[str, str], ...] = (
     (r"^failed at static\b", "refused by the lint"),
     (r"^failed at compile\b", "did not compile"),
@@ -74,7 +65,7 @@ def decision_rule(decision: dict | None, winner: bool = True) -> str:
 
 
 def _label(scope: str | None) -> str:
-    return SCOPE_LABELS.get(scope or "", scope or "unknown")
+    return scope or "unknown"
 
 
 def _rate(gbps: float | None) -> str:
@@ -117,7 +108,7 @@ def _rounds(folder: RunFolder) -> list[dict]:
                 "time": event.time,
                 "event": event,
                 "decision": decision,
-                "outcome": decided.outcome(index, record) if decided else None,
+                "outcome": decided.outcome(index) if decided else None,
                 "rule": decision_rule(decision, winner),
                 "adopted": adopted,
                 "commit": commits[iteration].sha if adopted else None,
@@ -269,20 +260,16 @@ def _named(start_scope: str | None, best_scope: str | None) -> str:
 
 
 def _scope_of(summary: dict) -> str | None:
-    return Summary.model_validate(summary).speed_scope()
+    return Summary.model_validate(summary).scope
 
 
 def _shape_table(start: dict, best: dict) -> list[str]:
     """Per shape: both scopes' per-call times at the start and in the best version, then the decision scope's
-    GB/s and % of copy and the speedup; a run.json from before the judge has one (legacy) time per shape."""
+    GB/s and % of copy and the speedup."""
     start_scope, best_scope = _scope_of(start), _scope_of(best)
     named = _named(start_scope, best_scope)
-    legacy = "legacy" in (start_scope, best_scope)
     shapes = start.get("shapes", {})
-    if legacy:
-        times = [("median_us", "legacy")]
-    else:
-        times = [("eager_us", "eager"), ("graph_us", "graph")]
+    times = [("eager_us", "eager"), ("graph_us", "graph")]
     titles = [f"{when} {scope} µs/call" for key, scope in times for when in ("start", "best")]
     titles += [f"start GB/s ({named})", f"best GB/s ({named})"]
     titles += [f"start % of copy ({named})", f"best % of copy ({named})", "best vs start"]
@@ -293,12 +280,11 @@ def _shape_table(start: dict, best: dict) -> list[str]:
         cells = [_num(row.get(key), ".2f") for key, _ in times for row in (before, after)]
         cells += [_gbps(before.get("gbps")), _gbps(after.get("gbps"))]
         cells += [_pct(before.get("fraction_of_copy")), _pct(after.get("fraction_of_copy"))]
-        # The speedup in one scope: the best's decision scope where both have it, else the other, else legacy.
+        # The speedup in one scope: the best's decision scope where both have it, else the other.
         keys = [f"{best_scope}_us"] if best_scope in ("eager", "graph") else []
-        keys += [k for k in ("graph_us", "eager_us", "median_us") if k not in keys]
+        keys += [k for k in ("graph_us", "eager_us") if k not in keys]
         key = next((k for k in keys if before.get(k) and after.get(k)), None)
-        scope = key.removesuffix("_us") if key and key != "median_us" else best_scope
-        cells.append(f"{before[key] / after[key]:.2f}x ({scope})" if key else "-")
+        cells.append(f"{before[key] / after[key]:.2f}x ({key.removesuffix('_us')})" if key else "-")
         lines.append(f"| {shape} | " + " | ".join(cells) + " |")
     return lines
 
@@ -308,9 +294,7 @@ def _confinement_line(record: EvalRecord | None) -> str:
         return "- Runners: no evaluation record of the starting kernel"
     c = record.confinement
     if c is None:
-        return "- Runners: no confinement recorded (" + (
-            "a record from before the judge)" if record.decision_scope() == "legacy" else "not in eval.json)"
-        )
+        return "- Runners: no confinement recorded (not in eval.json)"
     text = (
         f"- Runners confined as `{c.mode}`: uid separation {'yes' if c.uid_separation else 'no'}, network "
         f"{c.network}, environment {c.env}, judge dumpable {'yes' if c.judge_dumpable else 'no'}, "
@@ -410,9 +394,7 @@ def reflection_markdown(folder: RunFolder) -> str:
             *_shape_table(start, best),
             "",
             "µs/call: the judge's median per call, eager (host launch cost included) and graph (CUDA-graph "
-            "replay: device time); GB/s and % of copy are of the decision scope named in the titles."
-            if "legacy" not in (start_scope, best_scope)
-            else LEGACY_NOTE,
+            "replay: device time); GB/s and % of copy are of the decision scope named in the titles.",
         ]
     else:
         lines.append("No measurements: the starting kernel did not evaluate.")

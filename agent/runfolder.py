@@ -2,8 +2,10 @@
 
     run.json            config, environment, status, best result
     events.jsonl        one line per event, appended and flushed each time
-    iterations/NNNN/    prompt.md, response.md, candidate.py, diff.patch, eval.json, kernel sources,
+    iterations/NNNN/    prompt.md, response.md, candidate.py, diff.patch, eval.json, generated.json,
                         profile.txt, e2e.json (with --e2e), reflection.md
+    sources/            each distinct generated kernel source once, named by its hash; an iteration's
+                        generated.json lists which of them its evaluation compiled, under which key
     e2e_reference.json  the torch backend's greedy tokens for --e2e, computed once per run
     checkpoints.sqlite  LangGraph state
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import hashlib
 import json
 import os
 import secrets
@@ -27,13 +30,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tools.evaluator.profile import summarise
-from tools.evaluator.records import EvalRecord
+from tools.evaluator.records import EvalRecord, KernelSource
 from tools.paths import PROJECT_ROOT, record_path, sha256_file
 from tools.workspace import Workspace
 
 RUNS_DIR = PROJECT_ROOT / "runs"
 RUN_FILE = "run.json"
 EVENTS_FILE = "events.jsonl"
+SOURCES_DIR = "sources"
 Outcome = Literal["accepted", "rejected", "failed"]
 
 
@@ -57,13 +61,23 @@ def now() -> str:
 
 
 def read_record(path: str | Path, required: bool = False) -> EvalRecord | None:
-    """An eval.json as a record: None when it is missing or still being written, unless `required` (then it raises)."""
+    """An eval.json as a record, without its generated sources (`RunFolder.read_record` adds them): None when it
+    is missing or still being written, unless `required` (then it raises)."""
     try:
         return EvalRecord.model_validate_json(Path(path).read_text())
     except (OSError, ValueError, ValidationError):
         if required:
             raise
         return None
+
+
+class SourceRef(BaseModel):
+    """One generated kernel source of an evaluation: its key and language as the record had them, and where its
+    text is (relative to the run folder). Identical sources of many iterations share one file."""
+
+    key: str
+    language: str
+    file: str
 
 
 # ---------------------------------------------------------------------------------------------- run.json
@@ -75,17 +89,13 @@ class Summary(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     status: str | None = None
-    scope: str | None = None  # its decision scope; absent in a run.json from before the judge
+    scope: str | None = None  # its decision scope
     median_gbps: float | None = None
     median_fraction_of_copy: float | None = None
     geomean_vs_eager: float | None = None
     shapes: dict[str, dict] = {}  # per shape: gbps, fraction_of_copy, median_us, eager_us, graph_us
     iteration: int | None = None  # `best` only: the iteration it came from
     commit: str | None = None  # `best` only: its commit, where it was accepted
-
-    def speed_scope(self) -> str | None:
-        """Its scope, or legacy for a summary written before the judge (times, no scope)."""
-        return self.scope or ("legacy" if self.shapes else None)
 
 
 class RunInfo(BaseModel):
@@ -136,18 +146,14 @@ class DecideEvent(Event):
 
     accepted: int | None = None  # index of the candidate the round keeps
     decisions: list[dict] = []  # tools.evaluator.decide.Decision as a dict, one per candidate
-    outcomes: list[Outcome] | None = None  # absent in runs written before the loop recorded them
+    outcomes: list[Outcome] = []  # one per candidate
 
     def decision(self, index: int) -> dict | None:
         return self.decisions[index] if index < len(self.decisions) else None
 
-    def outcome(self, index: int, record: EvalRecord | None) -> Outcome:
-        """A candidate's outcome as the loop decided it (for an older run: from its decision and record)."""
-        if self.outcomes is not None and index < len(self.outcomes):
-            return self.outcomes[index]
-        if self.accepted == index:
-            return "accepted"
-        return "failed" if record is not None and record.status != "ok" else "rejected"
+    def outcome(self, index: int) -> Outcome:
+        """A candidate's outcome as the loop decided it."""
+        return self.outcomes[index]
 
 
 class CommitEvent(Event):
@@ -202,22 +208,8 @@ class RunFolder:
         return text
 
     def locate(self, recorded: str | Path) -> Path:
-        """A path this run recorded, on this machine.
-
-        Relative: inside the run folder. Absolute, from a run written before paths were relative (its
-        checkpoint still holds them): a path through a folder named after the run id is taken to be this
-        folder's file, where that exists, so a run folder copied or moved elsewhere still finds its own files.
-        """
-        path = Path(recorded)
-        if not path.is_absolute():
-            return self.path / path
-        parts = path.parts
-        if self.run_id in parts:
-            last = len(parts) - 1 - parts[::-1].index(self.run_id)
-            here = self.path.joinpath(*parts[last + 1 :])
-            if here.exists():
-                return here
-        return path
+        """A path this run recorded, on this machine: relative ones are inside the run folder (tools/paths.py)."""
+        return self.path / recorded
 
     def workspace(self, run: dict | None = None) -> Workspace:
         """The run's git workspace, its worktree located on this machine."""
@@ -259,8 +251,9 @@ class RunFolder:
     def profile(self, iteration: int, index: int = 0) -> Path:
         return self._file(iteration, index, "profile", "txt")
 
-    def generated(self, iteration: int, index: int, extension: str) -> Path:
-        return self._file(iteration, index, "generated", extension)
+    def generated(self, iteration: int, index: int = 0) -> Path:
+        """The list of the candidate's generated sources (generated.json: SourceRef per source)."""
+        return self._file(iteration, index, "generated", "json")
 
     def e2e(self, iteration: int, index: int = 0) -> Path:
         return self._file(iteration, index, "e2e", "json")
@@ -280,7 +273,19 @@ class RunFolder:
         return sorted(indices)
 
     def read_record(self, iteration: int, index: int = 0) -> EvalRecord | None:
-        return read_record(self.record(iteration, index))
+        """The candidate's eval.json with its generated sources put back."""
+        record = read_record(self.record(iteration, index))
+        if record is not None and record.compile is not None:
+            record.compile.sources = self.read_sources(iteration, index)
+        return record
+
+    def read_sources(self, iteration: int, index: int = 0) -> list[KernelSource]:
+        """The generated sources of a candidate's evaluation; none where it has none or they are unreadable."""
+        try:
+            refs = [SourceRef.model_validate(r) for r in json.loads(self.generated(iteration, index).read_text())]
+            return [KernelSource(key=r.key, language=r.language, text=(self.path / r.file).read_text()) for r in refs]
+        except (OSError, ValueError, ValidationError):
+            return []
 
     def write(self, relative: str | Path, text: str) -> Path:
         """Write a file atomically (temp file + rename), so a crash never leaves half a file."""
@@ -319,17 +324,31 @@ class RunFolder:
         return path
 
     def save_evaluation(self, iteration: int, index: int, record: EvalRecord) -> str:
-        """eval.json (and the kernel sources, the profile) beside the candidate; returns its path in the run folder."""
-        path = self.record(iteration, index)
+        """eval.json, its generated sources and the profile beside the candidate; returns eval.json's path in the
+        run folder. Each source is stored once per run (sources/<hash>), however many iterations compiled it."""
+        path = self.iteration_dir(iteration) / self.record(iteration, index).name
         record.candidate = self.relative(self.candidate(iteration, index))  # the file evaluated, wherever it goes
-        path.write_text(self.portable(record.model_dump_json(indent=1)) + "\n")
         if record.compile and record.compile.sources:
-            text = "\n\n".join(f"// {s.key}\n{s.text}" for s in record.compile.sources)
-            extension = record.compile.sources[0].extension
-            self.generated(iteration, index, extension).write_text(self.portable(text))  # maca_cpp: #line paths
+            refs = [self._store_source(s) for s in record.compile.sources]
+            self.generated(iteration, index).write_text(json.dumps([r.model_dump() for r in refs]) + "\n")
+        self.rewrite_record(path, record)
         if record.profile:
             self.profile(iteration, index).write_text(summarise(record.profile) + "\n")
         return self.relative(path)
+
+    def rewrite_record(self, path: str | Path, record: EvalRecord) -> None:
+        """Write a candidate's eval.json (its path in or under the run folder) without the generated sources'
+        text, which save_evaluation stored apart."""
+        text = record.model_dump_json(exclude={"compile": {"sources"}})
+        self.write(Path(self.locate(path)).resolve().relative_to(self.path.resolve()), self.portable(text) + "\n")
+
+    def _store_source(self, source: KernelSource) -> SourceRef:
+        text = self.portable(source.text)  # maca_cpp: #line paths
+        name = f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.{source.extension}"
+        target = self.path / SOURCES_DIR / name
+        if not target.exists():
+            self.write(Path(SOURCES_DIR) / name, text)
+        return SourceRef(key=source.key, language=source.language, file=f"{SOURCES_DIR}/{name}")
 
     def save_reflection(self, iteration: int, text: str) -> None:
         self.iteration_dir(iteration)

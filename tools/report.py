@@ -109,7 +109,7 @@ def shape_rows(record: EvalRecord) -> list[dict[str, str]]:
                 "status": status,
                 "max_err": _fmt(max((r.max_abs_err for r in runs), default=None), ".1e"),
                 "err_tol": error_over_tolerance(runs, relative_tolerance(record.op, key[1])),
-                "eager_us": _us(b, "eager") if scope != "legacy" else _us(b, "legacy"),
+                "eager_us": _us(b, "eager"),
                 "graph_us": _us(b, "graph"),
                 "bound": (b.bound() or "-") if b else "-",
                 "gbps": gbps_text(result.gbps if result else None),
@@ -135,7 +135,7 @@ def columns(record: EvalRecord) -> dict[str, str]:
         "status": "status",
         "max_err": "max err",
         "err_tol": "err/tol",
-        "eager_us": "eager µs/call" if scope != "legacy" else "µs (legacy)",
+        "eager_us": "eager µs/call",
         "graph_us": "graph µs/call",
         "bound": "bound",
         "gbps": f"GB/s ({scope})",
@@ -155,7 +155,7 @@ def columns(record: EvalRecord) -> dict[str, str]:
 def terminal_columns(record: EvalRecord) -> dict[str, str]:
     """`columns` for a terminal: a CPU run without the columns only a GPU fills, all '-' (GPU_ONLY_NOTE says so).
 
-    A results file (bench_markdown) keeps them all: one layout for every device.
+    A results file (tools/results.py) keeps them all: one layout for every device.
     """
     titles = columns(record)
     return {k: t for k, t in titles.items() if k not in GPU_ONLY} if record.timed_on_cpu() else titles
@@ -183,58 +183,16 @@ def wrap_name(name: str, width: int) -> str:
     return "\n".join(lines)
 
 
-def liger_note(record: EvalRecord, limit: int = 3) -> str | None:
+def liger_note(record: EvalRecord) -> str | None:
     """Why the Liger baseline is missing from some shapes (not installed, wrong, failed); None when it is not."""
-    missed = [b for b in record.benchmark if b.liger_status not in (None, "ok")]
+    return missing_liger_note([(b.liger_status, b.note) for b in record.benchmark])
+
+
+def missing_liger_note(shapes: list[tuple[str | None, str]], limit: int = 3) -> str | None:
+    """The note for shapes given as (liger status, note): how many lack Liger and the first `limit` reasons."""
+    missed = [note for status, note in shapes if status not in (None, "ok")]
     if not missed:
         return None
-    reasons = list(dict.fromkeys(part for b in missed for part in b.note.split("; ") if "liger" in part.lower()))
+    reasons = list(dict.fromkeys(part for note in missed for part in note.split("; ") if "liger" in part.lower()))
     shown = "; ".join(reasons[:limit]) + (f"; and {len(reasons) - limit} more" if len(reasons) > limit else "")
-    return f"Liger-Kernel baseline missing on {len(missed)}/{len(record.benchmark)} shape(s): {shown}"
-
-
-SCOPES_NOTE = (
-    "Timings are the judge's clock (tools/evaluator/judge.py): per call, the median over rounds of batches "
-    "(±: half the 95% interval), in two scopes: eager (the runner calls the op back to back: host launch "
-    "cost included, what a model's eager forward pays) and graph (the same calls replayed from a CUDA graph: "
-    "device time). bound: host where the eager call costs over 1.5x its graph replay. GB/s from bytes_moved; "
-    "% of copy: of a device-to-device copy of the same bytes timed the same way; speedups are medians of "
-    "per-round ratios. vs liger: Liger-Kernel's kernel for the op (tools/liger.py), its inputs put in its layout "
-    "and its fresh result copied into out= (its API has none) off the clock; `-` where it was not installed. "
-    "vs native: torch's own ops in the model dtype (F.rms_norm, rotate-half RoPE, F.silu(gate) * up), as a "
-    "user would write them."
-)
-
-
-def bench_markdown(op: str, records: list[EvalRecord]) -> str:
-    """A markdown table comparing backends per shape, plus the environment it was measured in."""
-    env = next((r.environment for r in records if r.environment), None)
-    lines = [f"# {op}: benchmark", ""]
-    if env:
-        shown = {"torch", "triton", "tilelang", "ninetoothed", "liger_kernel"}
-        versions = ", ".join(f"{k} {v}" for k, v in env.versions.items() if k in shown)
-        lines += [f"Device: {env.device or 'CPU'} (driver {env.driver or '-'}); {versions}.", ""]
-    lines += [SCOPES_NOTE, "", ERROR_NOTE, ""]
-    for record in records:
-        lines.append(f"## {op}[{record.backend}]: {record.status}")
-        lines.append("")
-        # A file's backends may come from different benches (tools/bench.py keeps those not re-run).
-        lines.append(f"Timed {record.started}, harness {record.harness_sha256[:12]}.")
-        lines.append("")
-        lines.append(f"{record.message}")
-        lines.append("")
-        note = liger_note(record)
-        if note:
-            lines += [note, ""]
-        if record.timed_on_cpu():
-            lines += [CPU_NOTE, ""]
-        rows = shape_rows(record)
-        if not rows:
-            continue
-        titles = columns(record)
-        lines.append("| " + " | ".join(titles.values()) + " |")
-        lines.append("|" + "---|" * len(titles))
-        for row in rows:
-            lines.append("| " + " | ".join(row[k] for k in titles) + " |")
-        lines.append("")
-    return "\n".join(lines)
+    return f"Liger-Kernel baseline missing on {len(missed)}/{len(shapes)} shape(s): {shown}"

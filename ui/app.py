@@ -8,7 +8,7 @@ Three pages, each with its own URL, so a run or an iteration can be linked to:
                                         reflection, environment and confinement
                                         (&candidate=K when a round had several candidates)
 
-Timings are shown per scope (graph, eager; legacy for runs from before the judge), each figure naming its own.
+Timings are shown per scope (graph, eager), each figure naming its own.
 
 Everything is read from the run folders (and the run's git worktree for commit messages); nothing is written.
 """

@@ -8,7 +8,7 @@ line at its iteration, not a point: its median would be of other shapes (one on 
 one on three prefill shapes at 3617 GB/s, above the copy's 1941). A point still above the copy line is ringed
 in red as a measurement error: no kernel moves its bytes faster than a copy of them.
 
-The scope (graph, eager or legacy: tools/evaluator/records.py) is the run's decision scope unless the page asks for
+The scope (graph or eager: tools/evaluator/records.py) is the run's decision scope unless the page asks for
 another; the axis and the title name it, and a candidate not timed in it is drawn as unmeasured.
 
 Colour is the outcome; a rejected or failed candidate's legend entry, shape and tooltip also name the rule

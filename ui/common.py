@@ -156,11 +156,6 @@ def number_columns(columns, **extra) -> dict:
     return config | extra
 
 
-def legacy_caption() -> None:
-    """Say, where a pre-judge run or record is shown, that its timings are legacy and untrusted."""
-    st.caption(":material/warning: " + data.LEGACY_NOTE)
-
-
 @st.cache_data(max_entries=16, show_spinner=False)
 def exports(path: str, stamp: int) -> dict[str, str | None]:
     """prompts.md and reflection.md (agent export's own text) and the results CSV; None where one cannot be made yet."""

@@ -4,14 +4,12 @@ Pure functions over the files the loop writes (run.json, events.jsonl,
 iterations/NNNN/): no Streamlit here, so everything is unit-tested on its own.
 A run may still be in progress or may have been killed, so every reader
 tolerates what is not there yet: run.json without its end-of-run fields, a
-half-written last line of events.jsonl, an iteration without eval.json, or an
-eval.json caught mid-write (the loop writes it in place, not atomically).
+half-written last line of events.jsonl, or an iteration without eval.json.
 
 Timings come in scopes (tools/evaluator/records.py): `eager` (per call, host launch cost included) and `graph`
-(CUDA-graph replay: device time), both from the judge's clock; records written before the judge
-carry one scope, `legacy` (timed inside the candidate's own process: shown, never trusted). Every
-figure here names its scope; bandwidth, % of copy and speedups are of the record's decision scope
-(graph where every shape has one, else eager, else legacy) unless a scope is asked for.
+(CUDA-graph replay: device time), both from the judge's clock. Every figure here names its scope; bandwidth,
+% of copy and speedups are of the record's decision scope (graph where every shape has one, else eager) unless
+a scope is asked for.
 """
 
 from __future__ import annotations
@@ -40,21 +38,13 @@ OUTCOMES = ("baseline", "accepted", "rejected", "failed", "evaluating", "propose
 
 # ---------------------------------------------------------------------------------------------- scopes
 
-# The order scopes are shown in (tables, CSV, tabs); decisions prefer graph, then eager, then legacy.
-SCOPES_SHOWN = ("eager", "graph", "legacy")
-DECISION_ORDER = ("graph", "eager", "legacy")
-SCOPE_LABELS = {"eager": "eager", "graph": "graph", "legacy": "legacy (pre-judge, untrusted)"}
+# The order scopes are shown in (tables, CSV, tabs); decisions prefer graph, then eager.
+SCOPES_SHOWN = ("eager", "graph")
+DECISION_ORDER = ("graph", "eager")
 SCOPE_HELP = {
     "eager": "the runner calls the op back to back: per-call time with the host launch cost included",
     "graph": "the same calls replayed from a CUDA graph: device time",
-    "legacy": "single calls timed with CUDA events inside the candidate's own process, by the harness used "
-    "before the judge existed: untrusted",
 }
-LEGACY_NOTE = (
-    "Timings labelled legacy (pre-judge, untrusted) come from records written before the judge existed: "
-    "single calls timed with CUDA events inside the candidate's own process by the old harness. They are "
-    "shown as recorded, for reference; they are not the judge's clock and are not trusted."
-)
 # Who is timed beside the candidate in a scope, as the tables title them.
 CONTESTANT_COLUMNS = {
     "incumbent": "best",
@@ -74,8 +64,8 @@ RATIO_COLUMNS = {
 
 
 def scope_label(scope: str | None) -> str:
-    """'graph', 'eager', 'legacy (pre-judge, untrusted)'; '-' for none."""
-    return SCOPE_LABELS.get(scope or "", scope or "-")
+    """'graph', 'eager'; '-' for none."""
+    return scope or "-"
 
 
 def record_scopes(record: EvalRecord | None) -> list[str]:
@@ -90,11 +80,6 @@ def complete_scopes(record: EvalRecord | None) -> list[str]:
     if record is None or not record.benchmark:
         return []
     return [s for s in SCOPES_SHOWN if all(_result(b, s) for b in record.benchmark)]
-
-
-def is_legacy(record: EvalRecord | None) -> bool:
-    """A record written before the judge: its only timings are the untrusted `legacy` scope."""
-    return record is not None and record_scopes(record) == ["legacy"]
 
 
 def _result(b: ShapeBenchmark | None, scope: str | None) -> ScopeResult | None:
@@ -114,7 +99,7 @@ def _speedup(result: ScopeResult | None, against: str) -> float | None:
 
 
 def half_width_pct(timing: Timing | None) -> float | None:
-    """Half the timing's confidence interval, in % of its median (None where it has none, as legacy records)."""
+    """Half the timing's confidence interval, in % of its median (None where it has none)."""
     width = timing.half_width if timing else None
     return 100 * width if width is not None else None
 
@@ -172,7 +157,7 @@ class RunRow:
     best_gbps: float | None
     best_iteration: int | None
     stop_reason: str | None
-    scope: str | None = None  # the best version's decision scope ("legacy" for a run.json from before the judge)
+    scope: str | None = None  # the best version's decision scope
     speedup_scope: str | None = None  # the scope `best_speedup` compares in
 
 
@@ -180,7 +165,7 @@ def _over_start(run: RunInfo) -> tuple[float | None, str | None]:
     """Geomean over shapes of start us / best us, in the first scope both summaries timed, and that scope."""
     start_summary, best_summary = run.start or Summary(), run.best or Summary()
     start, best = start_summary.shapes, best_summary.shapes
-    scope = best_summary.speed_scope()
+    scope = best_summary.scope
     keys = [f"{scope}_us"] if scope in ("eager", "graph") else []
     keys += [k for k in ("graph_us", "eager_us") if k not in keys]
     for key in keys:
@@ -191,13 +176,7 @@ def _over_start(run: RunInfo) -> tuple[float | None, str | None]:
         ]
         if ratios:
             return geomean(ratios), key.removesuffix("_us")
-    # A run.json from before the judge: one time per shape (legacy), or a summary of another shape.
-    ratios = [
-        start[shape]["median_us"] / best[shape]["median_us"]
-        for shape in start
-        if shape in best and (start[shape] or {}).get("median_us") and (best[shape] or {}).get("median_us")
-    ]
-    return geomean(ratios), (scope if ratios else None)
+    return None, None
 
 
 def run_row(run_dir: Path) -> RunRow:
@@ -230,7 +209,7 @@ def run_row(run_dir: Path) -> RunRow:
         best_gbps=best.median_gbps,
         best_iteration=best.iteration,
         stop_reason=run.stop_reason,
-        scope=best.speed_scope(),
+        scope=best.scope,
         speedup_scope=speedup_scope,
     )
 
@@ -299,7 +278,7 @@ class IterationRow:
     geomean_vs_start: float | None  # against the starting kernel's timings (another evaluation)
     geomean_vs_torch: float | None  # against the torch reference op
     commit: str | None
-    scope: str | None = None  # the decision scope of its record: graph, eager or legacy
+    scope: str | None = None  # the decision scope of its record: graph or eager
     gbps_by_scope: dict[str, float] = field(default_factory=dict)
     vs_start_by_scope: dict[str, float] = field(default_factory=dict)
     vs_best_by_scope: dict[str, float] = field(default_factory=dict)
@@ -399,7 +378,7 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
                 rule = "starting kernel" if record else None
             elif decision is not None:
                 rule = decision_rule(decision, winner=decided.accepted == index)
-                outcome = decided.outcome(index, record)
+                outcome = decided.outcome(index)
                 if outcome == "accepted" and iteration in commits:
                     commit = commits[iteration].sha
                 reason = decision.get("reason", "")
@@ -555,25 +534,19 @@ def _pct(value: float | None) -> float | None:
 def best_shape_table(record: EvalRecord, start: EvalRecord | None = None) -> list[dict]:
     """Per (shape, dtype): per-call time in each scope (with its noise), what bounds it, and the decision
     scope's GB/s, % of copy and speedups, the scope named in the column titles.
-
-    A record from before the judge has one column of times, `legacy µs/call`.
     """
     scopes = record_scopes(record)
-    judged = [s for s in ("eager", "graph") if s in scopes or "legacy" not in scopes]
     named = record.decision_scope() or next((s for s in DECISION_ORDER if s in scopes), "decision scope")
     rows = []
     for b in record.benchmark:
         scope = _decision_of(record, b)
         result = _result(b, scope)
         row: dict = {"shape": b.shape, "dtype": b.dtype}
-        for name in judged:
+        for name in SCOPES_SHOWN:
             timing = r.candidate if (r := _result(b, name)) else None
             row[f"{name} µs/call"] = _us(timing)
             row[f"{name} ±"] = half_width_pct(timing)
-        if judged:
-            row["bound"] = b.bound()
-        if "legacy" in scopes:
-            row["legacy µs/call"] = _us(r.candidate) if (r := _result(b, "legacy")) else None
+        row["bound"] = b.bound()
         first = start_us(start, b, scope)
         row |= {
             f"GB/s ({named})": result.gbps if result else None,
@@ -633,29 +606,23 @@ def _errors(result: ScopeResult | None) -> str:
 def timing_table(record: EvalRecord, scope: str | None = None) -> list[dict]:
     """Per (shape, dtype), in one scope (None: the decision scope): the candidate's timing and everything timed
     beside it in the same rounds, the ratios with their interval, and why a contestant has no timing there.
-
-    Legacy scope rows have the old harness's p10/p90 and call count instead of the judge's interval and batches.
     """
     scope = scope or record.decision_scope() or next(iter(record_scopes(record)), None)
     rows = []
     for b in record.benchmark:
         result = b.scope(scope) if scope else None
         mine = result.candidate if result else None
-        row: dict = {"shape": b.shape, "dtype": b.dtype, "status": b.status, "candidate us": _us(mine)}
-        if scope == "legacy":
-            row |= {
-                "p10 us": mine.p10_us if mine else None,
-                "p90 us": mine.p90_us if mine else None,
-                "reps": mine.reps if mine else None,
-            }
-        else:
-            row |= {
-                "±": half_width_pct(mine),
-                "CI low us": mine.ci_low_us if mine else None,
-                "CI high us": mine.ci_high_us if mine else None,
-                "batches": mine.batches if mine else None,
-                "calls/batch": mine.calls_per_batch if mine else None,
-            }
+        row: dict = {
+            "shape": b.shape,
+            "dtype": b.dtype,
+            "status": b.status,
+            "candidate us": _us(mine),
+            "±": half_width_pct(mine),
+            "CI low us": mine.ci_low_us if mine else None,
+            "CI high us": mine.ci_high_us if mine else None,
+            "batches": mine.batches if mine else None,
+            "calls/batch": mine.calls_per_batch if mine else None,
+        }
         row["method"] = mine.method if mine else None
         for contestant, title in CONTESTANT_COLUMNS.items():
             row[f"{title} us"] = _us(result.timing(contestant)) if result else None
@@ -667,12 +634,10 @@ def timing_table(record: EvalRecord, scope: str | None = None) -> list[dict]:
         for against, title in RATIO_COLUMNS.items():
             ratio: Ratio | None = getattr(result, f"speedup_vs_{against}", None) if result else None
             row[title] = ratio.median if ratio else None
-            if scope != "legacy":
-                row[f"{title} low"] = ratio.low if ratio else None
-                row[f"{title} high"] = ratio.high if ratio else None
-        if scope != "legacy":
-            row["self-reported us"] = result.self_reported_us if result else None
-            row["errors"] = _errors(result)
+            row[f"{title} low"] = ratio.low if ratio else None
+            row[f"{title} high"] = ratio.high if ratio else None
+        row["self-reported us"] = result.self_reported_us if result else None
+        row["errors"] = _errors(result)
         row["note"] = b.note
         rows.append(row)
     return rows
@@ -714,7 +679,7 @@ CSV_COLUMNS = (
     "correct",
     "max_abs_err",
     "max_rel_err",
-    "scope",  # eager, graph or legacy (pre-judge records: untrusted); empty where the shape was not timed
+    "scope",  # eager or graph; empty where the shape was not timed
     "decides",  # whether this scope is the record's decision scope
     "bound",
     "median_us",
@@ -723,9 +688,6 @@ CSV_COLUMNS = (
     "batches",
     "calls_per_batch",
     "method",
-    "p10_us",  # legacy records only
-    "p90_us",
-    "reps",
     "gbps",
     "fraction_of_copy",
     "copy_gbps",
@@ -768,9 +730,6 @@ def _scope_fields(record: EvalRecord, b: ShapeBenchmark | None, scope: str | Non
             "batches": mine.batches or None,
             "calls_per_batch": mine.calls_per_batch or None,
             "method": mine.method,
-            "p10_us": mine.p10_us,
-            "p90_us": mine.p90_us,
-            "reps": mine.reps,
         }
     for contestant in CONTESTANTS[1:]:  # every one but the candidate, whose columns come first
         fields[f"{contestant}_us"] = _us(result.timing(contestant))
@@ -863,15 +822,9 @@ class IterationDetail:
     commit_message: str | None = None
 
 
-def _generated(folder: RunFolder, iteration: int, index: int, record: EvalRecord | None) -> list[GeneratedSource]:
-    if record and record.compile and record.compile.sources:
+def _generated(record: EvalRecord | None) -> list[GeneratedSource]:
+    if record and record.compile:
         return [GeneratedSource(s.key, s.language, s.text) for s in record.compile.sources]
-    # An older or partial eval.json: fall back to the file the loop wrote beside it.
-    for extension, language in (("cu", "cuda"), ("py", "triton"), ("txt", "text")):
-        path = folder.generated(iteration, index, extension)
-        text = _read_text(path)
-        if text:
-            return [GeneratedSource(path.name, language, text)]
     return []
 
 
@@ -928,7 +881,7 @@ def iteration_detail(run_dir: Path, iteration: int, index: int = 0, rows: list[I
         reflection=_read_text(folder.reflection(iteration)),
         profile=_read_text(folder.profile(iteration, index)),
         record=record,
-        generated=_generated(folder, iteration, index, record),
+        generated=_generated(record),
         commit_sha=sha,
         commit_message=message,
     )
@@ -995,11 +948,6 @@ def confinement_caption(record: EvalRecord | None) -> str:
     """Why a record has no confinement rows."""
     if record is None:
         return "No evaluation record yet."
-    if is_legacy(record):
-        return (
-            "No confinement recorded: a record from before the judge, when the candidate was timed in its own "
-            "process by the old harness (legacy, untrusted)."
-        )
     return "No confinement recorded in this eval.json."
 
 

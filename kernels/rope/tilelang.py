@@ -31,13 +31,13 @@ from kernels.tilelang_support import compile_kernel, on_cpu, tilelang_dtype
 # shapes left decode calls with 4-8 blocks, and tilings that helped them slowed prefill.
 SMALL_TOKENS = 256
 
-# Prefill tiling found by `agent optimize rope --backend tilelang` on the H200
-# (examples/runs/20261129-173941-rope-tilelang-8872: block_rows 64 -> 32, then copy_tiles,
-# median shape 0.52 -> 0.85 of copy; examples/runs/20261202-051726-rope-tilelang-255d, under the
-# judge: block_rows 32 -> 16, 1.05x graph-scope geomean). Decode: small_block_rows 64 -> 16 and
-# small_block_cols 64 -> 32 give each thread one 4-wide load instead of a loop of 4-8 that did not
-# overlap (scripts/decode_floor.py); 1.66x graph-scope geomean against 64/64 on the H200, decode
-# 6.6-13.4 -> 2.4-3.1 us (benchmarks/results/nvidia-h200/ninth/variant-rope-tilelang-*).
+# Prefill tiling found by `agent optimize rope --backend tilelang` on the H200 (runs 20261129-173941-
+# rope-tilelang-8872: block_rows 64 -> 32, then copy_tiles, median shape 0.52 -> 0.85 of copy; and
+# 20261202-051726-rope-tilelang-255d, under the judge: block_rows 32 -> 16, 1.05x graph-scope geomean;
+# both in examples/runs/ at commit 670a339). Decode: small_block_rows 64 -> 16 and small_block_cols
+# 64 -> 32 give each thread one 4-wide load instead of a loop of 4-8 that did not overlap
+# (benchmarks/probes/decode_floor.md); 1.66x graph-scope geomean against 64/64 on the H200, decode
+# 6.6-13.4 -> 2.4-3.1 us (`agent eval --set ... --against`, 2026-12-02; the records are in history, 670a339).
 CONFIG = {
     "block_rows": 16,
     "threads": 128,

@@ -34,7 +34,7 @@ from kernels.spec import dtype_name
 
 # rope's tuned tile (16 tokens x 8 heads, 4 warps) carried over, with the heads split in 8 groups so a
 # Llama program holds 4 q heads and 1 k head per token. 12 other tilings were swept on the H200
-# (benchmarks/results/nvidia-h200/tenth/); the pick, num_warps 2, was 1.004x under the judge: kept.
+# (benchmarks/probes/tiling_sweeps.md); the pick, num_warps 2, was 1.004x under the judge: kept.
 CONFIG = {"block_tokens": 16, "head_groups": 8, "num_warps": 4, "num_stages": 1}
 
 SEARCH_SPACE = {

@@ -39,13 +39,14 @@ from kernels.tilelang_support import compile_kernel, on_cpu, tilelang_dtype
 SMALL_TOKENS = 256
 
 # Decode (small_*): one token per 64-thread block, heads in 8 groups (an 8B decode1 call still runs 8
-# blocks): found by `agent optimize rope_qk --backend tilelang` on the H200 (examples/runs/20261129-
-# 174818-rope_qk-tilelang-5e5f, the catalogue's decode design; median shape 0.63 -> 0.83 of copy).
+# blocks): found by `agent optimize rope_qk --backend tilelang` on the H200 (run 20261129-174818-
+# rope_qk-tilelang-5e5f in examples/runs/ at commit 670a339, the catalogue's decode design; median
+# shape 0.63 -> 0.83 of copy).
 # Prefill: the rows design, 8 rows per 64-thread block through copied tiles (16-byte accesses at
-# head_dim 128, 8-byte at 64), picked from a sweep of 7 (scripts/sweeps/rope_qk-tilelang-rows.txt) and
+# head_dim 128, 8-byte at 64), picked from a sweep of 7 (benchmarks/probes/sweeps/rope_qk-tilelang-rows.txt) and
 # timed by the judge against the heads tiling: graph geomean 1.092x (lower bound 1.062x), shapes
 # 0.972-1.501x, 1B prefill 0.51-0.55 -> 0.78-0.86 of copy in that record, 0.71-0.78 in the bench after
-# it (benchmarks/results/nvidia-h200/eleventh/). While `rows` is on, the heads design's block_tokens
+# it (benchmarks/probes/tiling_sweeps.md). While `rows` is on, the heads design's block_tokens
 # and head_groups are unused (UNUSED_KEYS).
 CONFIG = {
     "block_tokens": 1,

@@ -17,7 +17,8 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "runs"
-ROPE = "20261129-131457-rope-tilelang-5df4"  # ran in /tmp/wb on the H200 host; iteration 2 accepted
+MACA = "20261202-052242-rms_norm-maca_cpp-9210"  # ran on an H200 host; iteration 3 accepted
+NOTHING = "20261202-144532-rope_qk-tilelang-3eda"  # accepted no version
 # An absolute path of some machine: what no record or export should carry from one clone to another.
 ABSOLUTE = re.compile(r"(?<![\w.-])/(?:work|tmp|home|root|Users)/")
 
@@ -103,7 +104,7 @@ def test_a_gpu_record_at_80_columns_keeps_every_column_and_whole_names():
     from tools.evaluator.records import EvalRecord
     from tools.report import terminal_columns
 
-    record = EvalRecord.model_validate_json((EXAMPLES / ROPE / "iterations" / "0001" / "eval.json").read_text())
+    record = EvalRecord.model_validate_json((EXAMPLES / MACA / "iterations" / "0001" / "eval.json").read_text())
     console = Console(file=io.StringIO(), width=80, color_system=None)
     _print_record(record, console)
     text = console.file.getvalue()
@@ -271,46 +272,46 @@ def test_resume_of_an_unknown_run_prints_only_the_error(tmp_path):
 
 
 def test_adopt_of_an_example_writes_the_kernel_file_of_the_clone_it_runs_in(tmp_path):
-    clone = clone_with(ROPE, tmp_path)
-    run = clone / "examples" / "runs" / ROPE
-    kernel = clone / "kernels" / "rope" / "tilelang.py"
+    clone = clone_with(MACA, tmp_path)
+    run = clone / "examples" / "runs" / MACA
+    kernel = clone / "kernels" / "rms_norm" / "maca_cpp.py"
     kernel.write_text((run / "iterations" / "0000" / "candidate.py").read_text())  # as it was when the run started
-    ours = (ROOT / "kernels" / "rope" / "tilelang.py").read_bytes()
-    done = in_clone(clone, "adopt", ROPE, "--runs-dir", "examples/runs")
+    ours = (ROOT / "kernels" / "rms_norm" / "maca_cpp.py").read_bytes()
+    done = in_clone(clone, "adopt", MACA, "--runs-dir", "examples/runs")
     assert done.returncode == 0, done.stderr
-    assert kernel.read_text() == (run / "iterations" / "0002" / "candidate.py").read_text()
+    assert kernel.read_text() == (run / "iterations" / "0003" / "candidate.py").read_text()
     assert (
-        done.stdout.startswith("kernels/rope/tilelang.py now holds the best version") and "iteration 2" in done.stdout
+        done.stdout.startswith("kernels/rms_norm/maca_cpp.py now holds the best version")
+        and "iteration 3" in done.stdout
     )
-    assert (ROOT / "kernels" / "rope" / "tilelang.py").read_bytes() == ours
+    assert (ROOT / "kernels" / "rms_norm" / "maca_cpp.py").read_bytes() == ours
 
 
 def test_adopt_refuses_to_overwrite_an_edited_kernel_with_one_message(tmp_path):
-    clone = clone_with(ROPE, tmp_path)
-    kernel = clone / "kernels" / "rope" / "tilelang.py"
+    clone = clone_with(MACA, tmp_path)
+    kernel = clone / "kernels" / "rms_norm" / "maca_cpp.py"
     kernel.write_text("# my edit\n")
-    done = in_clone(clone, "adopt", ROPE, "--runs-dir", "examples/runs")
+    done = in_clone(clone, "adopt", MACA, "--runs-dir", "examples/runs")
     assert done.returncode == 2 and done.stdout == "" and kernel.read_text() == "# my edit\n"
-    assert done.stderr.startswith("agent: error: kernels/rope/tilelang.py changed since the run started")
+    assert done.stderr.startswith("agent: error: kernels/rms_norm/maca_cpp.py changed since the run started")
     assert len(done.stderr.splitlines()) == 1
 
 
 def test_adopt_of_a_run_that_accepted_nothing_leaves_the_kernel_alone(tmp_path):
-    run_id = "20261129-131506-rms_norm-tilelang-3451"
-    clone = clone_with(run_id, tmp_path)
-    kernel = clone / "kernels" / "rms_norm" / "tilelang.py"
+    clone = clone_with(NOTHING, tmp_path)
+    kernel = clone / "kernels" / "rope_qk" / "tilelang.py"
     before = kernel.read_bytes()
-    done = in_clone(clone, "adopt", run_id, "--runs-dir", "examples/runs")
+    done = in_clone(clone, "adopt", NOTHING, "--runs-dir", "examples/runs")
     assert done.returncode == 0, done.stderr
     assert "accepted no version" in done.stdout and kernel.read_bytes() == before
 
 
 def test_export_of_an_example_in_another_clone_writes_no_absolute_path(tmp_path):
-    clone = clone_with(ROPE, tmp_path)
+    clone = clone_with(MACA, tmp_path)
     runs = clone / "examples" / "runs"
-    done = in_clone(clone, "export", ROPE, "--runs-dir", str(runs))  # an absolute runs folder
+    done = in_clone(clone, "export", MACA, "--runs-dir", str(runs))  # an absolute runs folder
     assert done.returncode == 0, done.stderr
-    prompts = (runs / ROPE / "prompts.md").read_text()
-    assert f"--candidate examples/runs/{ROPE}/iterations/NNNN/candidate.py`" in prompts  # a search run's log
+    prompts = (runs / MACA / "prompts.md").read_text()
+    assert f"--candidate examples/runs/{MACA}/iterations/NNNN/candidate.py`" in prompts  # a search run's log
     for name in ("prompts.md", "reflection.md"):
-        assert not ABSOLUTE.search((runs / ROPE / name).read_text()), name
+        assert not ABSOLUTE.search((runs / MACA / name).read_text()), name

@@ -67,7 +67,7 @@ def test_the_decide_node_keeps_the_fastest_passing_candidate_and_records_each_ou
     assert update["attempts"][0]["message"].endswith("another candidate of this round was faster")
     decided = deps.folder.decisions()[1]
     assert decided.accepted == 1 and decided.outcomes == ["rejected", "accepted", "failed"]
-    assert [decided.outcome(i, None) for i in range(3)] == decided.outcomes
+    assert [decided.outcome(i) for i in range(3)] == decided.outcomes
 
 
 def test_the_graph_has_the_loops_nodes_each_given_its_dependencies(tmp_path):

@@ -1,17 +1,25 @@
-"""What the per-op NineToothed CPU tests share: running an op's cases under the interpreter, and judging them.
+"""What the NineToothed CPU tests share: every op's cases, run under the interpreter, and judging them.
 
-Each `tests/kernels/<op>/test_ninetoothed.py` lists its op's cases and runs them once, in a child
-process (see ninetoothed_interpreter.py for why and how); each test then judges one case's
-outcome here, in the pytest process, against the fp32 reference.
+An op's cases are `OpCases`: those every op has (its numerics, allocating, NaN-poisoned, empty and
+non-contiguous cases), judged by tests/kernels/test_ninetoothed.py for every op with a NineToothed kernel,
+and its own, judged by tests/kernels/<op>/test_ninetoothed.py. `tests/kernels/<op>/ninetoothed_cases.py`
+says which they are; an op without one gets cases made from its spec's hidden shapes (`spec_cases`). An
+op's cases run once, in child processes (see ninetoothed_interpreter.py for why and how), when a test
+first needs one (`OutcomesByOp`); each test judges one case's outcome here, in the pytest process,
+against the fp32 reference.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 import torch
 
+from kernels.registry import ops_with
 from kernels.registry import spec as op_spec
 from kernels.spec import OpSpec, compare, dtype_name, parse_dtype
 from tests.kernels.ninetoothed_interpreter import Case, Outcome, case_inputs, run_cases
@@ -23,6 +31,63 @@ def run_op_cases(cases: list[Case], tmp_path_factory: pytest.TempPathFactory) ->
     # ops). The timeout is a deadline, not a budget: the cases take minutes here, more with the machine busy.
     children = 1 if os.environ.get("PYTEST_XDIST_WORKER") else 2
     return run_cases(cases, tmp_path_factory.mktemp("ninetoothed-interpreter"), workers=children, timeout=1200)
+
+
+@dataclass(frozen=True)
+class OpCases:
+    """An op's interpreter cases: those every op has, judged alike for all ops, and its own (`extra`)."""
+
+    numerics: list[Case]
+    allocates: Case  # out=None: the op allocates its outputs
+    poisoned: Case  # out= filled with NaN: every element written, the inputs left as they were
+    empty: Case  # no rows: empty outputs of the right shapes
+    noncontiguous: Case  # a non-contiguous input: ValueError
+    extra: list[Case] = field(default_factory=list)
+
+    def all(self) -> list[Case]:
+        return [*self.numerics, self.allocates, self.poisoned, self.empty, self.noncontiguous, *self.extra]
+
+
+def spec_cases(op: str) -> OpCases:
+    """Cases made from the op's spec alone: for an op folder whose tests list no cases of their own."""
+    spec = op_spec(op)
+    first = next(s for s in spec.hidden_shapes if "long-prompt" not in s.name).dims
+    return OpCases(
+        numerics=numerics_cases(op, hidden_and(op, {})),
+        allocates=Case(f"{op}/allocates", op, first, "fp16", seed=1, out="none"),
+        poisoned=Case(f"{op}/nan-out", op, first, "bf16", seed=2),
+        empty=Case(f"{op}/empty", op, (0, *first[1:]), "bf16"),
+        noncontiguous=Case(f"{op}/noncontiguous", op, first, "bf16", layout="noncontiguous"),
+    )
+
+
+def cases_of(op: str) -> OpCases:
+    """The op's cases: tests/kernels/<op>/ninetoothed_cases.py's CASES, else made from its spec."""
+    if (Path(__file__).parent / op / "ninetoothed_cases.py").is_file():
+        return importlib.import_module(f"tests.kernels.{op}.ninetoothed_cases").CASES
+    return spec_cases(op)
+
+
+# The ops whose NineToothed kernel the CPU tests run, in the registry's order.
+NINETOOTHED_OPS = ops_with("ninetoothed")
+
+
+class OutcomesByOp(dict):
+    """Outcomes by case id, an op's cases run (all of them, in one go) when a test first asks for one of them:
+    a test file of one op runs that op's cases only."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory):
+        super().__init__()
+        self._tmp_path_factory = tmp_path_factory
+        self._ran: set[str] = set()
+
+    def __missing__(self, case_id: str) -> Outcome:
+        op = case_id.split("/", 1)[0]
+        if op in self._ran:
+            raise KeyError(case_id)
+        self._ran.add(op)
+        self.update(run_op_cases(cases_of(op).all(), self._tmp_path_factory))
+        return self[case_id]
 
 
 def numerics_cases(op: str, shapes: dict[str, tuple[int, ...]], one_dtype: set[str] = frozenset()) -> list[Case]:

@@ -29,29 +29,12 @@ def _fn(op: str):
     return getattr(_module(op), op)
 
 
-@pytest.mark.parametrize(("shape", "dtype"), cases(RMS_SPEC))
-def test_rms_norm(shape, dtype):
-    check(RMS_SPEC, _fn("rms_norm"), shape, dtype)
-
-
-@pytest.mark.parametrize(("shape", "dtype"), cases(ADD_RMS_SPEC))
-def test_add_rms_norm(shape, dtype):
-    check(ADD_RMS_SPEC, _fn("add_rms_norm"), shape, dtype)
-
-
-@pytest.mark.parametrize(("shape", "dtype"), cases(SILU_SPEC))
-def test_silu_mul(shape, dtype):
-    check(SILU_SPEC, _fn("silu_mul"), shape, dtype)
-
-
-@pytest.mark.parametrize(("shape", "dtype"), cases(ROPE_SPEC))
-def test_rope(shape, dtype):
-    check(ROPE_SPEC, _fn("rope"), shape, dtype)
-
-
-@pytest.mark.parametrize(("shape", "dtype"), cases(ROPE_QK_SPEC))
-def test_rope_qk(shape, dtype):
-    check(ROPE_QK_SPEC, _fn("rope_qk"), shape, dtype)
+@pytest.mark.parametrize(
+    ("op", "shape", "dtype"),
+    [pytest.param(op, *param.values, id=f"{op}-{param.id}") for op in MACA_CPP_OPS for param in cases(spec(op))],
+)
+def test_matches_the_reference(op, shape, dtype):
+    check(spec(op), _fn(op), shape, dtype)
 
 
 @pytest.mark.parametrize("op", MACA_CPP_OPS)

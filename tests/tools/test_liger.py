@@ -9,7 +9,6 @@ the GPU tests at the end, skipped where liger_kernel is not importable.
 from __future__ import annotations
 
 import importlib.util
-import json
 
 import pytest
 import torch
@@ -21,8 +20,8 @@ from kernels.silu_mul import liger as silu_mul_liger
 from tools import liger
 from tools.bench import run_bench
 from tools.evaluator.evaluate import evaluate
-from tools.evaluator.records import EvalRecord, ShapeBenchmark, Timing
-from tools.report import bench_markdown, shape_rows
+from tools.evaluator.records import EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing
+from tools.results import ResultTable
 
 LIGER_INSTALLED = importlib.util.find_spec("liger_kernel") is not None
 DTYPES = (torch.bfloat16, torch.float16, torch.float32)
@@ -275,36 +274,20 @@ def test_without_liger_the_bench_still_writes_everything(tmp_path):
         "rms_norm", ("torch",), out_dir=tmp_path, shapes=["decode1"], device="cpu", timeout_s=60, batches=3
     )
     assert [r.status for r in records] == ["ok"]
-    data = json.loads(json_path.read_text())
-    rows = data["records"][0]["benchmark"]
-    assert rows and all(r["eager"]["liger"] is None and r["liger_status"] == "unavailable" for r in rows)
-    assert all("liger-kernel not installed" in r["note"] for r in rows)
+    rows = ResultTable.load(json_path).backend_rows("torch", "eager")
+    assert rows and all("liger" not in r.speedup and r.liger_status == "unavailable" for r in rows)
+    assert all("liger-kernel not installed" in r.note for r in rows)
     markdown = json_path.with_suffix(".md").read_text()
     assert "| vs liger |" in markdown
     assert "| llama3-8b/decode1 | bf16 | ok |" in markdown
     assert "Liger-Kernel baseline missing on 2/2 shape(s): liger baseline: liger-kernel not installed" in markdown
 
 
-def test_a_record_without_liger_fields_still_loads():
-    """Records written before the Liger baseline (benchmarks/results, examples/runs) still validate."""
-    old = {
-        "shape": "s",
-        "dims": [1],
-        "dtype": "bf16",
-        "bytes_moved": 1,
-        "candidate": _timing(1.0).model_dump(),
-        "gbps": 1.0,
-    }
-    again = ShapeBenchmark.model_validate(old)
-    assert again.legacy.liger is None and again.liger_status is None
-    assert shape_rows(_record([again]))[0]["vs_liger"] == "-"
-
-
 # ---------------------------------------------------------------------------------------------- report
 
 
 def _timing(us: float) -> Timing:
-    return Timing(median_us=us, p10_us=us, p90_us=us, reps=20)
+    return Timing(median_us=us, method="graph")
 
 
 def _record(benchmark: list[ShapeBenchmark]) -> EvalRecord:
@@ -322,10 +305,14 @@ def _record(benchmark: list[ShapeBenchmark]) -> EvalRecord:
     )
 
 
-def _bench(shape: str, **liger_fields) -> ShapeBenchmark:
-    return ShapeBenchmark(
-        shape=shape, dims=[1, 2048], dtype="bf16", bytes_moved=8192, candidate=_timing(2.0), gbps=4.0, **liger_fields
+def _bench(shape: str, liger: Timing | None = None, speedup_vs_liger: float | None = None, **fields) -> ShapeBenchmark:
+    graph = ScopeResult(
+        candidate=_timing(2.0),
+        liger=liger,
+        speedup_vs_liger=Ratio(median=speedup_vs_liger) if speedup_vs_liger else None,
+        gbps=4.0,
     )
+    return ShapeBenchmark(shape=shape, dims=[1, 2048], dtype="bf16", bytes_moved=8192, graph=graph, **fields)
 
 
 def test_report_renders_the_vs_liger_column():
@@ -337,7 +324,7 @@ def test_report_renders_the_vs_liger_column():
             _bench("d"),
         ]
     )
-    markdown = bench_markdown("rms_norm", [record])
+    markdown = ResultTable.from_records("rms_norm", [record]).markdown()
     header = next(line for line in markdown.splitlines() if line.startswith("| shape"))
     assert header.rstrip().endswith("| vs compile | vs liger |")
     cells = {line.split(" | ")[0][2:]: line.rstrip(" |").rsplit(" | ", 1)[-1] for line in markdown.splitlines()[1:]}

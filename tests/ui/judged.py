@@ -189,6 +189,7 @@ def write_run(root: Path) -> Path:
                 "iteration": iteration,
                 "accepted": 0 if iteration == 1 else None,
                 "decisions": [decisions[iteration] | {"geomean_speedup": geomeans[iteration], "noise": 0.02}],
+                "outcomes": ["accepted" if iteration == 1 else "rejected"],
             },
         ]
         if iteration == 1:

@@ -117,7 +117,6 @@ def test_run_page_has_chart_iterations_best_version_downloads_and_environment(ru
     assert "Best version: iteration 3" in texts(at.subheader)
     assert list(best.value["shape"]) == ["llama3.2-1b/decode1/q"] and best.value["vs start (eager)"][0] > 2
     assert {"eager µs/call", "graph µs/call", "bound", "GB/s (eager)"} <= set(best.value.columns)
-    assert "legacy" not in texts(at.caption)
 
     labels = [b.label for b in at.download_button]
     assert labels == ["⬇ prompts.md", "⬇ reflection.md", "⬇ results.csv"]

@@ -105,8 +105,6 @@ if row.partial:
         "stops at the first shape slower than the best beyond noise). These figures are of those shapes only, so "
         "they do not compare with a whole evaluation's; vs best of its time is what the rule weighed."
     )
-if data.is_legacy(record):
-    common.legacy_caption()
 
 if record is not None and record.stages:
     st.dataframe(
@@ -211,19 +209,13 @@ with tabs[3]:
                 + (" · decides" if scope == decision else "")
                 + f": {data.SCOPE_HELP[scope]}"
             )
-            if scope == "legacy":
-                st.caption(
-                    "Microseconds per call, median and p10/p90 over single calls; `best` is the version it tried to "
-                    "beat; copy is a device-to-device copy of the same bytes (GPU only)."
-                )
-            else:
-                st.caption(
-                    "Microseconds per call, the median over batches and its 95% interval (CI); every contestant "
-                    "timed in the same rounds: `best` is the version it tried to beat, torch the reference op, copy "
-                    "a device-to-device copy of the same bytes. vs: median of per-round ratios, low/high its "
-                    "interval. self-reported: the runner's own clock, for diagnosis only. errors: why a contestant "
-                    "has no timing in this scope."
-                )
+            st.caption(
+                "Microseconds per call, the median over batches and its 95% interval (CI); every contestant "
+                "timed in the same rounds: `best` is the version it tried to beat, torch the reference op, copy "
+                "a device-to-device copy of the same bytes. vs: median of per-round ratios, low/high its "
+                "interval. self-reported: the runner's own clock, for diagnosis only. errors: why a contestant "
+                "has no timing in this scope."
+            )
             timings = pd.DataFrame(data.timing_table(record, scope))
             st.dataframe(
                 timings,

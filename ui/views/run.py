@@ -1,7 +1,7 @@
 """Run page: speed per iteration against the baselines, the iterations, the best version per shape,
 downloads (prompts.md, reflection.md, results CSV) and the environment it was measured in.
 
-Every speed names its timing scope (graph, eager, or legacy for runs from before the judge)."""
+Every speed names its timing scope (graph or eager)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,6 @@ elif summary.stop_reason:
 
 start_gbps = data.median_gbps(run.start)
 start_scope = run.start.decision_scope() if run.start else None
-legacy = "legacy" in (start_scope, summary.scope) or any(r.scope == "legacy" for r in run.rows)
 
 
 def _named(title: str, scope: str | None) -> str:
@@ -67,8 +66,6 @@ columns[4].metric(
     _named("best % of copy", summary.scope),
     common.number(100 * (summary.best_fraction_of_copy or 0) or None, ".0f", "%"),
 )
-if legacy:
-    common.legacy_caption()
 
 # ------------------------------------------------------------------------------------------ chart
 scopes = data.chart_scopes(run.rows)
@@ -145,9 +142,7 @@ selected = st.dataframe(
     | {
         "iteration": st.column_config.TextColumn(width=55),
         "verdict": st.column_config.TextColumn(width=150),
-        "scope": st.column_config.TextColumn(
-            width=60, help="the decision scope of its evaluation: graph, else eager, else legacy"
-        ),
+        "scope": st.column_config.TextColumn(width=60, help="the decision scope of its evaluation: graph, else eager"),
         "what it tried": st.column_config.TextColumn(width=210),
         "shapes timed": st.column_config.TextColumn(width=75, help="partial: stopped early"),
     },
@@ -205,18 +200,12 @@ else:
         column_config=common.shape_table_columns(shapes.columns),
     )
     best_scope = run.best_record.decision_scope()
-    if data.is_legacy(run.best_record):
-        st.caption(
-            "µs/call, GB/s, % of copy and speedups of the legacy (pre-judge, untrusted) scope: the old harness's "
-            "median of single calls, timed inside the candidate's own process."
-        )
-    else:
-        st.caption(
-            "µs/call: the judge's median per call in each scope (eager: host launch cost included; graph: "
-            "CUDA-graph replay, device time), ± half its 95% interval; bound: host where the eager call costs "
-            f"over 1.5x its graph replay. GB/s, % of copy and speedups are of the {data.scope_label(best_scope)} "
-            "scope, the one decisions use."
-        )
+    st.caption(
+        "µs/call: the judge's median per call in each scope (eager: host launch cost included; graph: "
+        "CUDA-graph replay, device time), ± half its 95% interval; bound: host where the eager call costs "
+        f"over 1.5x its graph replay. GB/s, % of copy and speedups are of the {data.scope_label(best_scope)} "
+        "scope, the one decisions use."
+    )
 
 # ------------------------------------------------------------------------------------------ downloads
 st.subheader("Downloads")

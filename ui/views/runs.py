@@ -73,8 +73,6 @@ st.caption(
     "timing scope named (graph: CUDA-graph replay; eager: per call with the host launch cost). Select a row "
     "to open it."
 )
-if any(r.scope == "legacy" for r in shown):
-    common.legacy_caption()
 run_width = 16 + 8 * max((len(r.run_id) for r in shown), default=10)  # px: the whole id, never cut
 picked = st.dataframe(
     table,
