@@ -22,9 +22,9 @@ CPU_NOTE = (
 )
 GPU_ONLY_NOTE = "Left out, as only a GPU measures them: graph µs/call, bound, % of copy, vs compile, vs liger."
 ERROR_NOTE = (
-    "max err: the largest |out - ref| of any check (seeds, hazard rows of huge and tiny values), so it grows with "
-    "the values; err/tol: the largest |out - ref| / |ref| over the dtype's relative tolerance (bf16 2^-7, fp16 "
-    "2^-10, fp32 1e-5), where 1 is the limit: about 0.5 is one rounding of the exact result."
+    "max err (/tol): the largest |out - ref| of any check (seeds, hazard rows of huge and tiny values), so it grows "
+    "with the values; in brackets, the largest |out - ref| / |ref| over the dtype's relative tolerance (bf16 2^-7, "
+    "fp16 2^-10, fp32 1e-5), where 1 is the limit: 0.50 is one rounding of the exact result."
 )
 
 
@@ -84,6 +84,13 @@ def error_over_tolerance(checks: list[ShapeCorrectness], rtol: float | None) -> 
     return "inf" if worst == float("inf") else f"{worst:.2f}" if worst < 100 else f"{worst:.1e}"
 
 
+def _error(checks: list[ShapeCorrectness], rtol: float | None) -> str:
+    """'1.8e+01 (0.50)': the worst absolute error, and in brackets the worst relative one against the tolerance."""
+    worst = _fmt(max((c.max_abs_err for c in checks), default=None), ".1e")
+    fraction = error_over_tolerance(checks, rtol)
+    return worst if fraction == "-" else f"{worst} ({fraction})"
+
+
 def shape_rows(record: EvalRecord) -> list[dict[str, str]]:
     """One row per (shape, dtype): status, worst error over seeds, both scopes' times, the decision scope's ratios."""
     checks: dict[tuple[str, str], list[ShapeCorrectness]] = defaultdict(list)
@@ -107,8 +114,7 @@ def shape_rows(record: EvalRecord) -> list[dict[str, str]]:
                 "shape": key[0],
                 "dtype": key[1],
                 "status": status,
-                "max_err": _fmt(max((r.max_abs_err for r in runs), default=None), ".1e"),
-                "err_tol": error_over_tolerance(runs, relative_tolerance(record.op, key[1])),
+                "max_err": _error(runs, relative_tolerance(record.op, key[1])),
                 "eager_us": _us(b, "eager"),
                 "graph_us": _us(b, "graph"),
                 "bound": (b.bound() or "-") if b else "-",
@@ -133,8 +139,7 @@ def columns(record: EvalRecord) -> dict[str, str]:
         "shape": "shape",
         "dtype": "dtype",
         "status": "status",
-        "max_err": "max err",
-        "err_tol": "err/tol",
+        "max_err": "max err (/tol)",
         "eager_us": "eager µs/call",
         "graph_us": "graph µs/call",
         "bound": "bound",
