@@ -8,10 +8,10 @@ kept on purpose: pytest's own tmp_path folders, torch.compile's cache and the ru
 temporary source file: each is named, and the run fails. Entries that appeared directly in the real
 temp directory meanwhile are listed too (they fail the run in CI, where nothing else writes there).
 
-The checkout. The session also fails on any file of the git checkout it runs in that a test created or changed,
-gitignored ones included (`agent eval --set` once left runs/variants/ there, which `git status` does not show):
-git's list of changed, untracked and ignored paths, with each file's size and mtime, is taken before and after.
-Python's and pytest's own caches are left out, as is the CPU-seconds plugin's output (scripts/pytest_cpu.py).
+The checkout. The session also fails on any untracked or gitignored file of the git checkout it runs in that a
+test created or changed (`agent eval --set` once left runs/variants/ there, which `git status` does not show):
+git's list of those paths, with each file's size and mtime, is taken before and after. Python's, pytest's and
+ruff's caches are left out, as is the CPU-seconds plugin's output (tests/pytest_cpu.py).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ TMP_KEY = pytest.StashKey[tuple[Path, Path, set[str], str | None]]()
 LEFT_KEY = pytest.StashKey[tuple[Path, list[str], list[str]]]()
 CHECKOUT_KEY = pytest.StashKey[tuple[Path, dict[str, tuple]]]()
 WROTE_KEY = pytest.StashKey[list[str]]()
-# Written by running Python and pytest themselves, or asked for by the one running the suite.
-OWN_FILES = ("__pycache__", ".pytest_cache", "pytest-cpu.jsonl")
+# Written by running Python, pytest and ruff themselves, or asked for by the one running the suite.
+OWN_FILES = ("__pycache__", ".pytest_cache", ".ruff_cache", "pytest-cpu.jsonl")
 
 
 def checkout_root(start: Path) -> Path | None:
@@ -45,8 +45,9 @@ def checkout_root(start: Path) -> Path | None:
 
 
 def checkout_state(root: Path) -> dict[str, tuple]:
-    """Every path git calls changed, untracked or ignored (files inside an ignored folder one by one), with
-    git's status and the file's size and mtime: two states differ where a file was written."""
+    """Every path git calls untracked or ignored (files inside an ignored folder one by one), with git's status
+    and the file's size and mtime: two states differ where a file was written. Tracked files are left to
+    `git status`, which shows a change to them anyway, so a person may edit the checkout while the suite runs."""
     listed = subprocess.run(
         ["git", "status", "--porcelain=v1", "-z", "--ignored=matching", "--untracked-files=all"],
         cwd=root,
@@ -58,6 +59,8 @@ def checkout_state(root: Path) -> dict[str, tuple]:
     state: dict[str, tuple] = {}
     for entry in filter(None, listed):
         status, name = entry[:2], entry[3:]
+        if status not in ("??", "!!"):
+            continue
         paths = [name]
         if name.endswith("/"):  # an ignored or untracked folder: its files
             paths = [
