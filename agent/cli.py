@@ -121,7 +121,7 @@ def _shape_tables(record, console) -> list:
 
 
 def _print_record(record, console) -> None:
-    from tools.report import CPU_NOTE, GPU_ONLY_NOTE, liger_note, shape_rows
+    from tools.report import CPU_NOTE, ERROR_NOTE, GPU_ONLY_NOTE, liger_note, shape_rows
 
     console.print(
         f"[bold]{record.op}[{record.backend}][/bold]  {record.candidate}  "
@@ -137,6 +137,7 @@ def _print_record(record, console) -> None:
     if shape_rows(record):
         for table in _shape_tables(record, console):
             console.print(table)
+        console.print(f"[dim]{ERROR_NOTE}[/dim]")
     note = liger_note(record)
     if note:
         console.print(f"[yellow]{note}[/yellow]")
@@ -261,19 +262,29 @@ def cmd_eval(args) -> int:
         base = Path(args.candidate) if args.candidate else default_candidate(args.op, args.backend)
         if base is None:
             raise ValueError("--set changes a kernel file's CONFIG; the torch backend has none")
-        args.candidate = str(write_variant(base, args.set, args.op, args.backend))
+        args.candidate = str(write_variant(base, args.set, args.op, args.backend, Path(args.runs_dir) / "variants"))
         console.print(f"{base} with {', '.join(args.set)}: written to {args.candidate}")
     if args.against and not Path(args.against).is_file():
         raise ValueError(f"--against {args.against}: no such kernel file")
     if args.backend != "torch" and not torch.cuda.is_available() and args.device != "cpu":
         return _explain_without_gpu(args, console)
+    from agent.cpu_shapes import choose
+    from agent.installed import require
+    from kernels import registry
+
+    require(args.backend)
+
+    on_cpu = args.device == "cpu" or (args.device == "auto" and not torch.cuda.is_available())
+    choice = choose(registry.spec(args.op), args.shapes, on_cpu)
+    if choice.note:
+        console.print(f"[yellow]{choice.note}[/yellow]")
     progress, on_event = _progress()
     with progress:
         record = evaluate(
             args.op,
             args.backend,
             args.candidate,
-            shapes=args.shapes,
+            shapes=choice.shapes,
             dtypes=tuple(args.dtypes),
             benchmark=not args.no_bench,
             profile=args.profile,
@@ -484,6 +495,9 @@ def cmd_optimize(args) -> int:
             "agent optimize needs a GPU: every proposal is compiled, checked and timed on the device, "
             "and PyTorch sees none here. Run it on a GPU host (python -m agent optimize ...)."
         )
+    from agent.installed import require
+
+    require(args.backend)
     if args.backend == "torch":
         choices = ", ".join(OPTIMIZABLE_BACKENDS)
         raise ValueError(f"the torch backend is the reference, not something to optimise; pick one of {choices}")
@@ -580,55 +594,17 @@ def cmd_export(args) -> int:
 
 
 def cmd_adopt(args) -> int:
-    """The best version from the run folder (not its worktree, which may be on another machine) into the kernel
-    file, resolved in this clone: run.json records it relative to the repository root."""
-    from agent.runfolder import RunFolder
-    from tools.paths import PROJECT_ROOT, resolve_path
+    from agent.adopt import adopt
 
-    folder = RunFolder.open(Path(args.runs_dir), args.run_id)
-    run = folder.read_json(RUN_FILE)
-    recorded = run.get("kernel_file")
-    if not recorded:
-        raise ValueError(f"run {args.run_id}: run.json names no kernel file; the run folder is incomplete")
-    kernel = resolve_path(recorded)
-    best = folder.best_candidate(run)
-    if best is None:
-        print(f"run {args.run_id} accepted no version: its best is the kernel it started from; {recorded} is unchanged")
-        return 0
-    if not kernel.parent.is_dir():
-        raise FileNotFoundError(f"{recorded}: no folder {kernel.parent} in this clone ({PROJECT_ROOT})")
-    started_from = folder.candidate(0).read_text()
-    if kernel.exists() and kernel.read_text() != started_from and not args.force:
-        raise RuntimeError(
-            f"{recorded} changed since the run started; adopting would overwrite your edits "
-            "(use --force to do it anyway)"
-        )
-    kernel.write_text(best.read_text())
-    iteration = run["best"]["iteration"]
-    print(f"{recorded} now holds the best version of run {args.run_id} (iteration {iteration}, {best.name})")
+    print(adopt(Path(args.runs_dir), args.run_id, force=args.force).message)
     return 0
 
 
 def cmd_ui(args) -> int:
     """Start the Streamlit review app (ui/app.py) over a folder of runs, on this machine only."""
-    import os
-    import subprocess
+    from agent.ui_server import serve
 
-    root = Path(__file__).resolve().parents[1]  # ui/ sits beside agent/, in a checkout and in site-packages
-    app = root / "ui" / "app.py"
-    # `python -m agent ui` works without installing: the app imports ui/ and agent/ from the project root.
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
-    command = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port)]
-    command += ["--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    # A review app, not a script being developed: no Deploy button or developer menu. A flag, which
-    # overrides every config.toml (~/.streamlit, the working directory's, ui/.streamlit), from any cwd.
-    command += ["--client.toolbarMode", "viewer"]
-    command += ["--", "--runs", str(Path(args.runs_dir).resolve())]
-    print(f"agent ui: http://127.0.0.1:{args.port} (runs from {Path(args.runs_dir).resolve()}); Ctrl-C stops it")
-    try:
-        return subprocess.call(command, env=env)
-    except KeyboardInterrupt:
-        return 0
+    return serve(Path(args.runs_dir), args.port)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -758,7 +734,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         metavar="KEY=VALUE",
         help="evaluate the kernel file with this CONFIG value changed (repeatable), e.g. --set copy_tiles=True; "
-        "the variant is saved under runs/variants/",
+        "the variant is saved under RUNS_DIR/variants/",
     )
     p.add_argument(
         "--profile",
@@ -779,6 +755,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="write each generated kernel source there (without a GPU: TileLang's programs lowered to CUDA)",
     )
     baselines(p, "eager; torch.compile adds ~25 s, so `agent bench` times it, or --baselines eager compiled")
+    runs_dir(p)
     common(p)
     p.set_defaults(func=cmd_eval)
 

@@ -16,6 +16,7 @@ from agent.runfolder import RUN_FILE, RUNS_DIR, RunFolder, new_run_id, now
 from kernels import registry
 from kernels import target as targets
 from tools.env import collect_environment
+from tools.evaluator.records import EvalRecord
 from tools.paths import default_candidate, record_path, resolve_path
 from tools.workspace import Workspace
 
@@ -50,8 +51,11 @@ def optimize(
     on_iteration: Callable[[dict], None] | None = None,
     stop_requested: list[bool] | None = None,
     run_id: str | None = None,
+    judge: Callable[..., EvalRecord] | None = None,
 ) -> dict:
-    """Run the loop from the kernel's current source; returns the final run.json."""
+    """Run the loop from the kernel's current source; returns the final run.json.
+
+    `judge` stands in for tools.evaluator.evaluate (tests replay recorded records with it)."""
     registry.spec(config.op)
     kernel_file = _kernel_file(config)
     run_id = run_id or new_run_id(config.op, config.backend)
@@ -77,7 +81,7 @@ def optimize(
         workspace=workspace.to_dict(relative_to=folder.path),
     )
     folder.event("run_start", run_id=run_id, op=config.op, backend=config.backend, policy=config.policy)
-    return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=True)
+    return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=True, judge=judge)
 
 
 def resume(
@@ -86,6 +90,7 @@ def resume(
     policy: Policy | None = None,
     on_iteration: Callable[[dict], None] | None = None,
     stop_requested: list[bool] | None = None,
+    judge: Callable[..., EvalRecord] | None = None,
 ) -> dict:
     """Continue a run that was stopped or killed, from its last checkpoint."""
     folder = RunFolder.open(runs_dir, run_id)
@@ -101,7 +106,7 @@ def resume(
     targets.select(config.target)
     folder.update_run(status="running")
     folder.event("run_resume", run_id=run_id)
-    return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=False)
+    return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=False, judge=judge)
 
 
 def _run(
@@ -112,6 +117,7 @@ def _run(
     on_iteration: Callable[[dict], None] | None,
     stop_requested: list[bool] | None,
     fresh: bool,
+    judge: Callable[..., EvalRecord] | None = None,
 ) -> dict:
     deps = Deps(
         config=config,
@@ -120,6 +126,7 @@ def _run(
         workspace=workspace,
         stop_requested=stop_requested if stop_requested is not None else [False],
         on_iteration=on_iteration,
+        **({"judge": judge} if judge is not None else {}),
     )
     thread = {"configurable": {"thread_id": folder.run_id}, "recursion_limit": RECURSION_LIMIT}
     with SqliteSaver.from_conn_string(str(folder.checkpoints)) as saver:
