@@ -28,6 +28,26 @@ if "limits" in layers:
 if "landlock" in layers:
     setup = sandbox.setup()
     print("landlock", confine._landlock(setup.runner_policy(), [scratch]))
+for part in ("fs", "net", "scope"):  # one Landlock feature at a time, the others left open
+    if "only-" + part in layers:
+        from py_landlock import AccessFs, Landlock
+        everything = AccessFs(0)
+        for flag in AccessFs:
+            everything |= flag
+        ruleset = Landlock(strict=False)
+        if part == "fs":
+            policy = sandbox.setup().runner_policy()
+            folders = [p for p in policy["read"] if os.path.isdir(p)]
+            ruleset.add_path_rule(*folders, access=AccessFs.READ_FILE | AccessFs.READ_DIR | AccessFs.EXECUTE)
+            ruleset.add_path_rule(scratch, "/dev/shm", access=everything)
+            ruleset.add_path_rule("/dev", "/proc", access=everything & ~AccessFs.EXECUTE)
+        else:
+            ruleset.add_path_rule("/", access=everything)
+        if part != "net":
+            ruleset.allow_all_network()
+        if part != "scope":
+            ruleset.allow_all_scope()
+        ruleset.apply()
 if "seccomp" in layers:
     print("seccomp", confine._seccomp(allow_inet=False))
 import torch
@@ -38,6 +58,9 @@ print("ok", torch.cuda.device_count(), float(torch.ones(4, device="cuda").sum())
 VARIANTS = (
     ("plain", False, []),
     ("landlock", False, ["landlock"]),
+    ("landlock files only", False, ["only-fs"]),
+    ("landlock TCP only", False, ["only-net"]),
+    ("landlock scopes only", False, ["only-scope"]),
     ("seccomp", False, ["seccomp"]),
     ("bwrap", True, []),
     ("bwrap+uid", True, ["uid"]),
