@@ -16,13 +16,15 @@ import os
 import sys
 from pathlib import Path
 
-from agent.runfolder import RUN_FILE, RUNS_DIR
-from kernels.registry import BACKENDS, OPERATORS
+from kernels.backends import BACKENDS, EDITABLE
+from kernels.backends import backend as backend_of
+from kernels.registry import OPERATORS
 from kernels.target import TARGET_CHOICES
 from tools.evaluator.records import BASELINES, KernelSource
+from tools.runfolder import RUN_FILE, RUNS_DIR
 
 # Backends with a kernel file to edit (torch is the reference); `agent bench` times these by default.
-OPTIMIZABLE_BACKENDS = tuple(b for b in BACKENDS if b != "torch")
+OPTIMIZABLE_BACKENDS = EDITABLE
 
 # `agent eval` is the edit-check loop: torch.compile of every shape (about 25 s on the H200) is left to
 # `agent bench` and to `--baselines eager compiled`.
@@ -195,34 +197,35 @@ def _explain_without_gpu(args, console) -> int:
     console.print(f"  static check of {path}: {report.message}")
     if not report.ok:
         return 1
-    if args.backend == "maca_cpp":
+    backend = backend_of(args.backend)
+    generated: dict[str, str] = {}
+    if backend.build is not None:
         import time
 
-        from kernels.cpp_support import CompileError, build_file
+        from kernels.cpp_support import CompileError
 
         start = time.perf_counter()
         try:
-            library = build_file(path, args.op)
+            library = backend.build(path, args.op)
         except CompileError as err:
             console.print(f"  [red]compile without a GPU failed[/red]: {err}")
             return 1
         # Parsed for its SOURCE and CONFIG literals, never imported: the compiler alone sees the candidate.
         console.print(f"  compiled without a GPU (no launch) in {time.perf_counter() - start:.1f} s: {library}")
-    if args.backend == "tilelang":
+    if backend.lower is not None:
         from kernels import registry
         from tools.evaluator.evaluate import lower_without_gpu
 
-        spec = registry.spec(args.op)
-        shapes = spec.select(args.shapes)
-        sources = lower_without_gpu(args.op, path.resolve(), [(s.dims, d) for s in shapes for d in args.dtypes])
-        lines = sum(source.count("\n") for source in sources.values())
+        shapes = registry.spec(args.op).select(args.shapes)
+        generated = lower_without_gpu(args.op, path.resolve(), [(s.dims, d) for s in shapes for d in args.dtypes])
+        lines = sum(text.count("\n") for text in generated.values())
         console.print(
-            f"  lowered to CUDA source without a GPU (in a runner): {len(sources)} program(s), {lines} lines in all "
+            f"  lowered to CUDA source without a GPU (in a runner): {len(generated)} program(s), {lines} lines in all "
             f"(for {len(shapes)} shapes x {len(args.dtypes)} dtype(s))"
         )
-        if args.source:
-            lowered = [KernelSource(key=key, language="cuda", text=text) for key, text in sources.items()]
-            _write_sources(args.source, lowered, console)
+    if args.source and generated:
+        sources = [KernelSource(key=k, language=backend.language, text=v) for k, v in generated.items()]
+        _write_sources(args.source, sources, backend.extension, console)
     elif args.source:
         console.print(f"  no source written: without a GPU only TileLang kernels are lowered ({args.backend} is not)")
     if args.json:
@@ -230,13 +233,13 @@ def _explain_without_gpu(args, console) -> int:
     return 0
 
 
-def _write_sources(folder: str, sources: list[KernelSource], console) -> None:
+def _write_sources(folder: str, sources: list[KernelSource], extension: str, console) -> None:
     """Each generated program as a file of its own in `folder`, and what was written."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     for index, source in enumerate(sources):
         stem = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in source.key).strip("_")[:80]
-        (out / f"{index:02d}-{stem or f'program{index}'}.{source.extension}").write_text(source.text)
+        (out / f"{index:02d}-{stem or f'program{index}'}.{extension}").write_text(source.text)
     console.print(f"  {len(sources)} generated source(s) written to {out}/")
 
 
@@ -294,7 +297,8 @@ def cmd_eval(args) -> int:
         Path(args.json).write_text(record.model_dump_json(indent=1) + "\n")
         console.print(f"record written to {args.json}")
     if args.source:
-        _write_sources(args.source, record.compile.sources if record.compile else [], console)
+        sources = record.compile.sources if record.compile else []
+        _write_sources(args.source, sources, backend_of(record.backend).extension, console)
     return 0 if record.status == "ok" else 1
 
 
@@ -460,11 +464,19 @@ def _default_policy() -> str:
 
 
 def _check_e2e_options(args) -> None:
-    """--e2e-* options without --e2e would silently do nothing; a model directory must be one."""
+    """--e2e-* options without --e2e would silently do nothing; a model directory must be one; the model must call
+    the op, or its check would pass without running the kernel."""
     names = ("e2e_model", "e2e_prompt_len", "e2e_new_tokens", "e2e_dtype")
     given = [name for name in names if getattr(args, name) is not None]
     if given and not args.e2e:
         raise ValueError(f"--{given[0].replace('_', '-')} applies only with --e2e")
+    if args.e2e:
+        from tools.llama.model import plan_for
+
+        try:
+            plan_for(args.op)
+        except ValueError as err:
+            raise ValueError(f"--e2e: {err}. Run without --e2e.") from None
     if args.e2e_model and not (Path(args.e2e_model) / "config.json").is_file():
         raise ValueError(f"--e2e-model {args.e2e_model} has no config.json: pass a local Hugging Face Llama directory")
 
@@ -537,7 +549,7 @@ def cmd_optimize(args) -> int:
 
 def cmd_resume(args) -> int:
     from agent.loop import resume
-    from agent.runfolder import RunFolder
+    from tools.runfolder import RunFolder
 
     console = _console()
     runs_dir = Path(args.runs_dir)
@@ -555,7 +567,7 @@ def cmd_resume(args) -> int:
 
 
 def cmd_runs(args) -> int:
-    from agent.runfolder import list_runs
+    from tools.runfolder import list_runs
 
     runs = [(folder, info) for folder in list_runs(Path(args.runs_dir)) if (info := folder.info()) is not None]
     if not runs:
@@ -571,8 +583,8 @@ def cmd_runs(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from agent.export import export
-    from agent.runfolder import RunFolder
+    from tools.export import export
+    from tools.runfolder import RunFolder
 
     prompts, reflection = export(RunFolder.open(Path(args.runs_dir), args.run_id), args.out)
     print(f"wrote {prompts} and {reflection}")
@@ -582,8 +594,8 @@ def cmd_export(args) -> int:
 def cmd_adopt(args) -> int:
     """The best version from the run folder (not its worktree, which may be on another machine) into the kernel
     file, resolved in this clone: run.json records it relative to the repository root."""
-    from agent.runfolder import RunFolder
     from tools.paths import PROJECT_ROOT, resolve_path
+    from tools.runfolder import RunFolder
 
     folder = RunFolder.open(Path(args.runs_dir), args.run_id)
     run = folder.read_json(RUN_FILE)

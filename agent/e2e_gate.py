@@ -15,10 +15,10 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from agent.config import RunConfig
-from agent.runfolder import RunFolder, read_record
 from tools.evaluator.records import EvalRecord
 from tools.llama.e2e import E2EResult, E2ESettings, TokenRun, check_tokens, reference_tokens
 from tools.paths import sha256_file
+from tools.runfolder import RunFolder, read_record
 
 REFERENCE_FILE = "e2e_reference.json"
 

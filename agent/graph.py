@@ -28,7 +28,6 @@ from agent.config import RunConfig
 from agent.e2e_gate import E2EGate
 from agent.policies.base import Attempt, Policy, ProposalContext, ReflectionContext
 from agent.policies.source_edit import read_literal
-from agent.runfolder import RunFolder, read_record
 from agent.state import LoopState
 from agent.workers import Job, run_jobs
 from kernels import registry
@@ -39,6 +38,7 @@ from tools.evaluator.profile import summarise
 from tools.evaluator.records import EvalRecord
 from tools.llama.e2e import ModelRunFailed
 from tools.report import shape_rows
+from tools.runfolder import RunFolder, read_record
 from tools.workspace import Workspace
 
 USER_STOP = "stopped by the user (Ctrl-C)"  # the one stop reason agent resume goes on from

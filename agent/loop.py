@@ -12,11 +12,11 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from agent.config import RunConfig
 from agent.graph import USER_STOP, Deps, build_graph, stop_reason
 from agent.policies.base import Policy
-from agent.runfolder import RUN_FILE, RUNS_DIR, RunFolder, new_run_id, now
 from kernels import registry
 from kernels import target as targets
 from tools.env import collect_environment
 from tools.paths import default_candidate, record_path, resolve_path
+from tools.runfolder import RUN_FILE, RUNS_DIR, RunFolder, new_run_id, now
 from tools.workspace import Workspace
 
 # Each iteration is about five graph steps; LangGraph's default limit (25) would end a run early.

@@ -1,6 +1,6 @@
 """The loop's state: plain, JSON-friendly values, checkpointed by LangGraph after every node.
 
-Paths are relative to the run folder (agent/runfolder.py: RunFolder.relative, RunFolder.locate).
+Paths are relative to the run folder (tools/runfolder.py: RunFolder.relative, RunFolder.locate).
 """
 
 from __future__ import annotations

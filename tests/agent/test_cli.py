@@ -172,9 +172,10 @@ def test_bench_writes_json_and_markdown(tmp_path):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     folder = next(p for p in tmp_path.iterdir() if p.is_dir())
-    data = json.loads((folder / "rope.json").read_text())
-    assert [r["backend"] for r in data["records"]] == ["torch"]
-    assert "sources" not in (data["records"][0]["compile"] or {})
+    from tools.results import ResultTable
+
+    table = ResultTable.load(folder / "rope.json", "rope")
+    assert [b.backend for b in table.benches] == ["torch"] and table.backend_rows("torch", "eager")
     markdown = (folder / "rope.md").read_text()
     assert "| llama3-8b/decode1/q | bf16 | ok |" in markdown
 

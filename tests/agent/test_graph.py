@@ -6,8 +6,8 @@ import pytest
 
 from agent.config import RunConfig
 from agent.graph import Deps, build_graph, commit_message, decide_node
-from agent.runfolder import RunFolder
 from tests.agent.test_decide import _record
+from tools.runfolder import RunFolder
 
 
 def _message(**changes) -> str:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import openai
 
-from agent.export import export
 from agent.loop import optimize
 from agent.policies.llm import LLMPolicy
-from agent.runfolder import RunFolder
 from tests.agent.fake_openai import FakeOpenAI, Status
 from tests.agent.tuned_candidates import TUNED_ROPE, cpu_config
+from tools.export import export
+from tools.runfolder import RunFolder
 
 
 def kernel_reply(delay: int, why: str, wrong: bool = False) -> str:

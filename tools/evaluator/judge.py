@@ -28,6 +28,7 @@ from pathlib import Path
 
 import torch
 
+from kernels.backends import backend as backend_of
 from kernels.spec import NamedShape, OpSpec, parse_dtype
 from tools.evaluator import confine
 from tools.evaluator.benchmark import QUIET_FACTOR, QUIET_SLACK_US, BenchmarkStage, Seat, StageFailed
@@ -43,7 +44,6 @@ from tools.evaluator.records import (
 from tools.llama import native as native_ops
 
 SEEDS_PER_SHAPE = 3
-PARALLEL_FIRST_CALL_BACKENDS = ("tilelang",)
 MAX_COMPILE_THREADS = 16
 DECODE_TOKENS = 256  # the kernel files' decode/prefill split (SMALL_TOKENS): programs differ across it
 
@@ -391,7 +391,7 @@ class Judge(BenchmarkStage):
                 raise StageFailed(f"first call on {shape.name} {dtype} raised: {error}")
             if not reply.ok:
                 raise StageFailed(reply.error or "the first calls failed")
-        language = {"tilelang": "cuda", "ninetoothed": "triton", "maca_cpp": "cuda"}.get(self.request.backend, "text")
+        language = backend_of(self.request.backend).language or "text"
         try:
             sources = candidate.ask({"op": "sources"}, self.deadline).sources
             info.sources = [KernelSource(key=k, language=language, text=v) for k, v in sources.items()]
@@ -460,7 +460,7 @@ class Judge(BenchmarkStage):
             self._drop_runner("incumbent", f"its first calls raised: {error[-1]}")
 
     def _parallel_first_calls(self) -> bool:
-        return self.request.backend in PARALLEL_FIRST_CALL_BACKENDS and self.cuda
+        return backend_of(self.request.backend).parallel_first_calls and self.cuda
 
     def _compile_groups(self, signatures: list[tuple]) -> list[list[int]]:
         """Cases likely to share one program, one group each, for one thread each.

@@ -17,7 +17,7 @@ from typing import Any
 
 import torch
 
-from tools.llama.model import FUSED, ModelPlan
+from kernels.llama import FUSED, ModelPlan
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 

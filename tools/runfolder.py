@@ -29,6 +29,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from kernels.backends import backend as backend_of
 from tools.evaluator.profile import summarise
 from tools.evaluator.records import EvalRecord, KernelSource
 from tools.paths import PROJECT_ROOT, record_path, sha256_file
@@ -329,7 +330,8 @@ class RunFolder:
         path = self.iteration_dir(iteration) / self.record(iteration, index).name
         record.candidate = self.relative(self.candidate(iteration, index))  # the file evaluated, wherever it goes
         if record.compile and record.compile.sources:
-            refs = [self._store_source(s) for s in record.compile.sources]
+            extension = backend_of(record.backend).extension
+            refs = [self._store_source(s, extension) for s in record.compile.sources]
             self.generated(iteration, index).write_text(json.dumps([r.model_dump() for r in refs]) + "\n")
         self.rewrite_record(path, record)
         if record.profile:
@@ -342,9 +344,9 @@ class RunFolder:
         text = record.model_dump_json(exclude={"compile": {"sources"}})
         self.write(Path(self.locate(path)).resolve().relative_to(self.path.resolve()), self.portable(text) + "\n")
 
-    def _store_source(self, source: KernelSource) -> SourceRef:
+    def _store_source(self, source: KernelSource, extension: str) -> SourceRef:
         text = self.portable(source.text)  # maca_cpp: #line paths
-        name = f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.{source.extension}"
+        name = f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.{extension}"
         target = self.path / SOURCES_DIR / name
         if not target.exists():
             self.write(Path(SOURCES_DIR) / name, text)

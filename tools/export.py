@@ -16,9 +16,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from agent.runfolder import RUN_FILE, RunFolder, Summary, candidate_label
 from tools.evaluator.records import EvalRecord
 from tools.paths import record_path
+from tools.runfolder import RUN_FILE, RunFolder, Summary, candidate_label
 
 # The rule a recorded decision names (tools/evaluator/decide.py, and agent/graph.py's round), read off the words of
 # its recorded reason: the reason is the record; this only names which rule it states. Checked in order.
