@@ -106,12 +106,14 @@ def died(op: str, backend: str, job: Job, err: BaseException) -> EvalRecord:
 
     reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
     message = f"the worker evaluating this candidate died ({type(err).__name__}): {reason}"[:600]
+    digest, modules = harness_sha256()
     return EvalRecord(
         op=op,
         backend=backend,
         candidate=record_path(job.candidate),
         candidate_sha256=sha256_file(job.candidate),
-        harness_sha256=harness_sha256(),
+        harness_sha256=digest,
+        harness_modules=modules,
         started=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         status="failed",
         failed_stage="judge",

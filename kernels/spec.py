@@ -69,6 +69,89 @@ ONE_ROUNDING: dict[torch.dtype, Tolerance] = {
 
 
 @dataclass(frozen=True)
+class ChainLink:
+    """In a timed batch, call i+1's argument `arg` begins with call i's output `output` (its first elements).
+
+    A model never calls an op on inputs that all exist before the first call: between two calls of rope sit
+    a matmul and an attention. Chaining the judge's batch the same way means no call can do the next call's
+    work (docs/design.md, "Timing: eager and graph scopes").
+    """
+
+    arg: int  # position of the argument in the op's call
+    output: int  # index of the output (in `OpSpec.outputs` order) that fills it
+
+
+@dataclass(frozen=True)
+class RoundingBias:
+    """The mean signed error of a rounded output, in units of the output dtype's ulp at the reference.
+
+    Round-to-nearest leaves errors spread evenly over [-0.5, 0.5] ulp (mean 0, sd 1/sqrt(12)); rounding
+    toward zero moves every element about half an ulp toward zero, and rounding up or down every element
+    the same way: each element can be within tolerance while a deep model sums the bias.
+    """
+
+    count: int  # elements measured (finite output, reference a normal number of the dtype)
+    mean_ulps: float  # mean of (out - ref) / ulp(ref): directed rounding (up or down)
+    toward_zero_ulps: float  # mean of (out - ref) * sign(ref) / ulp(ref): rounding toward (or away from) zero
+    limit_ulps: float
+
+    @property
+    def ok(self) -> bool:
+        return abs(self.mean_ulps) <= self.limit_ulps and abs(self.toward_zero_ulps) <= self.limit_ulps
+
+    @property
+    def message(self) -> str:
+        return (
+            f"rounding bias of {self.mean_ulps:+.3f} ulp (toward zero: {self.toward_zero_ulps:+.3f} ulp) over "
+            f"{self.count} elements; round-to-nearest stays within +-{self.limit_ulps:.3f}"
+        )
+
+
+# Round-to-nearest's mean error is 0 with an sd of 1/sqrt(12) ulp per element: allowed is a fixed 0.1 ulp
+# (fp32 arithmetic before the one rounding moves it by far less) plus five standard errors of the mean.
+# Rounding toward zero measures about -0.5 ulp.
+BIAS_LIMIT_ULPS = 0.1
+BIAS_STANDARD_ERRORS = 5.0
+ROUND_TO_NEAREST_SD = 12**-0.5
+MANTISSA_BITS = {torch.bfloat16: 7, torch.float16: 10}
+BIAS_SAMPLE = 2**20
+
+
+def rounding_bias(out: torch.Tensor, ref: torch.Tensor, dtype: torch.dtype) -> RoundingBias | None:
+    """How `out` (rounded to `dtype`) leans against the fp32 `ref`; None for fp32, whose reference is no finer.
+
+    At most BIAS_SAMPLE elements, drawn at random: their mean already pins the bias to a few thousandths of
+    an ulp.
+    """
+    bits = MANTISSA_BITS.get(dtype)
+    if bits is None or out.numel() == 0:
+        return None
+    got = out.detach().reshape(-1)
+    ref = ref.reshape(-1)
+    if ref.numel() > BIAS_SAMPLE:
+        index = torch.randint(0, ref.numel(), (BIAS_SAMPLE,), device=ref.device)
+        got, ref = got.index_select(0, index.to(got.device)), ref.index_select(0, index)
+    got = got.to(device=ref.device, dtype=torch.float32)
+    info = torch.finfo(dtype)
+    # ulp(ref) from its fp32 exponent bits: 2 ** (exponent - mantissa bits of dtype), built as a float.
+    exponent = (ref.contiguous().view(torch.int32) >> 23) & 0xFF
+    usable = torch.isfinite(got) & (ref.abs() >= info.tiny) & (ref.abs() <= info.max) & (exponent > bits)
+    got, ref, exponent = got[usable], ref[usable], exponent[usable]
+    count = int(ref.numel())
+    if count == 0:
+        return None
+    ulp = ((exponent - bits) << 23).view(torch.float32)
+    error = (got - ref) / ulp
+    limit = BIAS_LIMIT_ULPS + BIAS_STANDARD_ERRORS * ROUND_TO_NEAREST_SD / count**0.5
+    return RoundingBias(
+        count=count,
+        mean_ulps=float(error.mean()),
+        toward_zero_ulps=float((error * ref.sign()).mean()),
+        limit_ulps=limit,
+    )
+
+
+@dataclass(frozen=True)
 class Comparison:
     """How far an output is from the reference; `first_bad_index` is None when within tolerance."""
 
@@ -117,6 +200,16 @@ class OpSpec:
     # (*args) -> the same values as a model of the MetaX camp passes them (rope: sin/cos in x's dtype and
     # longer than seq; rms_norm: x with a leading batch dim): one more correctness case on a few shapes.
     camp_inputs: Callable[..., tuple] | None = None
+    # How the calls of a timed batch depend on each other: call i+1's argument `arg` begins with call i's
+    # output. Every op with an output that fits one of its arguments has a link.
+    chain: tuple[ChainLink, ...] = ()
+    # (*args) -> the same inputs made safe to chain a thousand times (finite, not collapsing to zero), for
+    # timed batches only; None: the op's outputs already are.
+    chain_inputs: Callable[..., tuple] | None = None
+    # No honest call moves its bytes faster than a copy of the same bytes, timed the same way, by more than
+    # this factor: a faster figure is a measurement error and fails the candidate. Above 1 because an op's mix
+    # of reads and writes is not the copy's half and half, and for noise.
+    copy_bound: float = 1.10
 
     def camp_shapes(self) -> tuple[NamedShape, ...]:
         """The hidden shapes again, named camp/..., whose inputs are passed as the camp's model does."""

@@ -40,7 +40,9 @@ def run_bench(
     kept = [b.backend for b in earlier.benches if b.backend not in backends]
     records: list[EvalRecord] = []
     for backend in backends:
-        records.append(evaluate(op, backend, baselines=baselines, on_event=on_event, **evaluate_kwargs))
+        records.append(
+            evaluate(op, backend, baselines=baselines, on_event=on_event, other_dtypes=False, **evaluate_kwargs)
+        )
         table = earlier.merged(ResultTable.from_records(op, records), order=EDITABLE)
         table.save(json_path)
     return records, json_path, kept

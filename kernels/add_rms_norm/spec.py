@@ -27,7 +27,7 @@ import torch
 
 from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
 from kernels.rms_norm.spec import HIDDEN_SHAPES, LLAMA_EPS, random_hidden_shape
-from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec, Tolerance, hazard_rows
+from kernels.spec import ONE_ROUNDING, ChainLink, NamedShape, OpSpec, Tolerance, hazard_rows
 from kernels.validation import (
     SUPPORTED_DTYPES,
     check_out_pair,
@@ -135,6 +135,9 @@ SPEC = OpSpec(
     hidden_shapes=HIDDEN_SHAPES,
     tolerances=TOLERANCES,
     random_hidden_shape=random_hidden_shape,
+    # As a decoder layer calls it: the next call's residual is this call's sum; x is fresh each call.
+    chain=(ChainLink(arg=1, output=0),),
+    copy_bound=1.10,
     hazards=hazards,
     outputs=OUTPUTS,
     output_tolerances={"sum": EXACT},

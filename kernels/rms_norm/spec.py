@@ -19,7 +19,7 @@ import random
 import torch
 
 from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
-from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec, hazard_rows
+from kernels.spec import ONE_ROUNDING, ChainLink, NamedShape, OpSpec, hazard_rows
 from kernels.validation import (
     SUPPORTED_DTYPES,
     check_out,
@@ -99,6 +99,10 @@ HIDDEN_SHAPES = (
     NamedShape("hidden/1x5120", (1, 5120)),
     # More tokens than every named shape (32768) and no power of two.
     NamedShape("hidden/long-prompt-33001", (33001, 128)),
+    # The family's widest rows: Llama-3-405B's hidden size, and a width above 8192 that is no power of two
+    # (a kernel that keeps a row in 8192 elements of registers or shared memory fails here).
+    NamedShape("hidden/2x16384", (2, 16384)),
+    NamedShape("hidden/5x12290", (5, 12290)),
 )
 
 
@@ -109,7 +113,13 @@ def hazards(x, weight, eps):
 
 def random_hidden_shape(rng: random.Random) -> NamedShape:
     """An odd row count on one of the models' (or an odd) hidden sizes, drawn per evaluation."""
-    return NamedShape("hidden/random", (rng.randint(1, 700), rng.choice([2048, 4096, 1000])))
+    width = rng.choice([2048, 4096, 1000, 16384, rng.randint(8193, 16383)])
+    return NamedShape("hidden/random", (rng.randint(1, 700), width))
+
+
+def chain_inputs(x, weight, eps):
+    """A weight of +-1: chained a thousand times, x * w**k neither grows nor collapses toward one column."""
+    return x, torch.where(weight < 0, -1.0, 1.0).to(weight.dtype), eps
 
 
 TOLERANCES = ONE_ROUNDING
@@ -128,4 +138,7 @@ SPEC = OpSpec(
     random_hidden_shape=random_hidden_shape,
     hazards=hazards,
     camp_inputs=lambda x, weight, eps: (x.view(1, *x.shape), weight, eps),  # [batch, seq, hidden]
+    chain=(ChainLink(arg=0, output=0),),  # the next call normalises this call's output
+    chain_inputs=chain_inputs,
+    copy_bound=1.10,
 )

@@ -26,7 +26,7 @@ import random
 import torch
 
 from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
-from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec, hazard_rows
+from kernels.spec import ONE_ROUNDING, ChainLink, NamedShape, OpSpec, hazard_rows
 from kernels.validation import (
     SUPPORTED_DTYPES,
     check_out,
@@ -148,6 +148,9 @@ HIDDEN_SHAPES = (
     NamedShape("hidden/decode5-d80", (5, 1, 9, 80)),
     # A prompt longer than every named one and no power of two: a kernel right only up to 16384 tokens fails.
     NamedShape("hidden/long-prompt-17417", (1, 17417, 2, 64)),
+    # Positions up to Llama-3's 131072-token context: a kernel with 16-bit position arithmetic is wrong
+    # past 32767 (one head keeps it small: the table index is what is tested).
+    NamedShape("hidden/long-context-131071", (1, 131071, 1, 64)),
 )
 
 
@@ -171,6 +174,8 @@ def camp_inputs(x, sin, cos):
 
 def random_hidden_shape(rng: random.Random) -> NamedShape:
     """Odd token counts on the models' head layouts (and an odd one), drawn per evaluation."""
+    if rng.random() < 0.25:  # a long context: table rows past 32767, on one head
+        return NamedShape("hidden/random", (1, rng.randint(32769, 131072), 1, rng.choice([64, 128])))
     heads, head_dim = rng.choice([(32, 64), (8, 128), (3, 64), (32, 128)])
     dims = (rng.randint(1, 3), rng.randint(1, 300), heads, head_dim)
     return NamedShape("hidden/random", dims)
@@ -193,4 +198,6 @@ SPEC = OpSpec(
     random_hidden_shape=random_hidden_shape,
     hazards=hazards,
     camp_inputs=camp_inputs,
+    chain=(ChainLink(arg=0, output=0),),  # the next call rotates this call's output
+    copy_bound=1.10,
 )

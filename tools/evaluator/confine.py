@@ -303,15 +303,16 @@ class CpuUse:
         )
 
 
-def pin(pid: int, cpu: int) -> None:
-    """Every thread of `pid` onto one core (threads it starts later inherit their creator's cores)."""
+def pin(pid: int, cpu: int | tuple[int, ...]) -> None:
+    """Every thread of `pid` onto one core, or a set of them (threads it starts later inherit their creator's)."""
+    cpus = {cpu} if isinstance(cpu, int) else set(cpu)
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
     except OSError:
         return
     for tid in tasks:
         try:
-            os.sched_setaffinity(int(tid), {cpu})
+            os.sched_setaffinity(int(tid), cpus)
         except OSError:
             continue
 

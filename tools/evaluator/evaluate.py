@@ -1,4 +1,4 @@
-"""Evaluate one candidate kernel: static lint -> compile -> correctness -> benchmark -> profile.
+"""Evaluate one candidate kernel: static lint -> compile -> correctness -> benchmark -> dtypes -> profile.
 
 This process is the judge (tools/evaluator/judge.py): it reads the candidate file only to lint it
 (tools/evaluator/static_check.py, a fast check that explains itself, never the boundary) and to
@@ -13,6 +13,7 @@ import datetime as dt
 import hashlib
 import random
 import secrets
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,7 @@ from kernels import target as targets
 from kernels.spec import DTYPES, NamedShape
 from tools.env import collect_environment
 from tools.evaluator.benchmark import out_of_memory
+from tools.evaluator.decide import decide
 from tools.evaluator.judge import Judge, JudgeRequest, StageFailed
 from tools.evaluator.process import RunnerFailed, RunnerProcess
 from tools.evaluator.records import EvalRecord, StageResult
@@ -35,19 +37,43 @@ DEFAULT_TIMEOUT_S = 900.0
 DEFAULT_BATCHES = 10
 
 
-def harness_sha256() -> str:
-    """Hash of the evaluator and the specs: records with different hashes were measured by different rulers."""
+def harness_modules() -> list[Path]:
+    """The project's modules this process has loaded, as paths relative to the project root.
+
+    Read from `sys.modules`, not from a list of folders: whatever the judge imported to reach its verdict
+    (the stages, the specs, the record types, the acceptance rule, the native ops) is covered, and a
+    module it never loaded is not.
+    """
+    root = PROJECT_ROOT.resolve()
+    found: set[Path] = set()
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if not file or not file.endswith(".py"):
+            continue
+        try:
+            found.add(Path(file).resolve().relative_to(root))
+        except ValueError:
+            continue  # a library outside the project: its version is in the record's environment
+    return sorted(found)
+
+
+def harness_sha256() -> tuple[str, list[str]]:
+    """(hash, modules): sha256 over each loaded project module's path and content (`harness_modules`).
+
+    Records with different hashes were measured or judged by different code.
+    """
     digest = hashlib.sha256()
-    files = [
-        *sorted((PROJECT_ROOT / "tools" / "evaluator").glob("*.py")),
-        PROJECT_ROOT / "kernels" / "spec.py",
-        PROJECT_ROOT / "kernels" / "validation.py",
-        *sorted((PROJECT_ROOT / "kernels").glob("*/spec.py")),
-    ]
-    for file in files:
-        digest.update(file.relative_to(PROJECT_ROOT).as_posix().encode())
-        digest.update(file.read_bytes())
-    return digest.hexdigest()
+    names = []
+    for relative in harness_modules():
+        path = PROJECT_ROOT / relative
+        try:
+            content = path.read_bytes()
+        except OSError:
+            continue
+        names.append(relative.as_posix())
+        digest.update(names[-1].encode())
+        digest.update(content)
+    return digest.hexdigest(), names
 
 
 def resolve_device(device: str) -> str:
@@ -78,6 +104,7 @@ def evaluate(
     stage_timeouts: dict[str, float] | None = None,
     static_check: bool = True,
     stop_when_slower: bool | None = None,
+    other_dtypes: bool = True,
 ) -> EvalRecord:
     """Evaluate `candidate` (default: the backend's kernel file) and return the full record.
 
@@ -88,6 +115,8 @@ def evaluate(
     verdict must not depend on it, and the adversarial tests check that it does not.
     `stop_when_slower` (default: when there is an incumbent) ends the benchmark at the first shape slower
     than the incumbent beyond noise, in a random shape order: the acceptance rule rejects on that alone.
+    `other_dtypes` False skips the dtypes stage (correctness in the dtypes not timed): `agent bench` times
+    shipped files and decides nothing.
     """
     spec = registry.spec(op)
     registry.check_backend(backend)
@@ -112,7 +141,7 @@ def evaluate(
         backend=backend,
         candidate=record_path(path) if path else "torch reference",  # repo-relative: the record reads in any clone
         candidate_sha256=sha256_file(path),
-        harness_sha256=harness_sha256(),
+        harness_sha256="",  # taken when the verdict is in: over what the judge had loaded by then
         started=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         dtypes=list(dtypes),
         shapes=[s.name for s in selected],
@@ -143,9 +172,10 @@ def evaluate(
                 stage_timeouts=dict(stage_timeouts or {}),
                 stop_when_slower=incumbent is not None if stop_when_slower is None else stop_when_slower,
             )
-            _judge(record, spec, request, benchmark, profile, emit)
+            _judge(record, spec, request, benchmark, profile, emit, other_dtypes)
     finally:
         record.seconds = time.monotonic() - start
+        record.harness_sha256, record.harness_modules = harness_sha256()
     failed = next((s for s in record.stages if s.status == "failed"), None)
     record.status = "failed" if failed else "ok"
     record.failed_stage = failed.name if failed else None
@@ -169,12 +199,14 @@ def _lint(record: EvalRecord, path: Path | None, backend: str, enabled: bool, em
     return result.status != "failed"
 
 
-def _judge(record: EvalRecord, spec, request: JudgeRequest, benchmark: bool, profile: bool, emit) -> None:
+def _judge(record: EvalRecord, spec, request: JudgeRequest, benchmark: bool, profile: bool, emit, dtypes=True) -> None:
     judge = Judge(spec, request, emit)
     record.confinement = judge.confinement
     stages = [("compile", judge.compile), ("correctness", judge.correctness)]
     if benchmark:
         stages.append(("benchmark", judge.benchmark))
+    if dtypes:
+        stages.append(("dtypes", lambda: _other_dtypes(judge, record, request)))
     try:
         for name, run in stages:
             emit({"event": "stage_start", "stage": name})
@@ -193,6 +225,8 @@ def _judge(record: EvalRecord, spec, request: JudgeRequest, benchmark: bool, pro
                 record.correctness = payload
             elif name == "benchmark" and payload is not None:
                 record.benchmark = payload
+            elif name == "dtypes" and payload is not None:
+                record.dtypes_checked = payload
             record.stages.append(result)
             emit({"event": "stage_end", "stage": name, "result": result.model_dump()})
             if result.status == "failed":
@@ -204,6 +238,18 @@ def _judge(record: EvalRecord, spec, request: JudgeRequest, benchmark: bool, pro
         from tools.evaluator.profile import profile_candidate
 
         record.stages.append(profile_candidate(record, request, emit))
+
+
+def _other_dtypes(judge: Judge, record: EvalRecord, request: JudgeRequest):
+    """The dtypes stage, for a candidate the acceptance rule may still take (its compile costs seconds)."""
+    if request.candidate is None:
+        return StageResult(name="dtypes", status="skipped", message="the torch reference itself"), []
+    if request.incumbent is not None and record.benchmark:
+        verdict = decide(record.model_copy(update={"status": "ok", "failed_stage": None}), against_best=True)
+        if not verdict.accepted:
+            message = f"not needed: rejected on speed ({verdict.reason})"
+            return StageResult(name="dtypes", status="skipped", message=message), []
+    return judge.other_dtypes()
 
 
 def lower_without_gpu(op: str, path: Path, cases: list[tuple[tuple[int, ...], str]], timeout_s: float = 600.0) -> dict:

@@ -9,8 +9,13 @@ clock. Its stages (each a typed result, stopping at the first failure):
   program).
 - correctness: every named and hidden shape, each seed and one input set with rows of zeros and of
   extreme magnitudes: inputs written into the runner's read-only arena, outputs NaN-filled, the
-  result compared in the judge's own copy against the fp32 reference; inputs checked unchanged.
+  result compared in the judge's own copy against the fp32 reference; inputs checked unchanged. The
+  same sets again on tensors the runner allocates as a model would (no arena in sight), and once as
+  strided views (which the op may refuse with its own error); in bf16 and fp16 the mean signed error
+  must be that of round-to-nearest.
 - benchmark: tools/evaluator/benchmark.py (rounds of timed batches in two scopes).
+- dtypes: the correctness checks in every dtype the op serves that was not timed, on the hidden
+  shapes and the smallest named ones, for a candidate that may still be accepted.
 """
 
 from __future__ import annotations
@@ -29,10 +34,10 @@ from pathlib import Path
 import torch
 
 from kernels.backends import backend as backend_of
-from kernels.spec import NamedShape, OpSpec, parse_dtype
+from kernels.spec import NamedShape, OpSpec, dtype_name, parse_dtype, rounding_bias
 from tools.evaluator import confine
 from tools.evaluator.benchmark import QUIET_FACTOR, QUIET_SLACK_US, BenchmarkStage, Seat, StageFailed
-from tools.evaluator.layout import INPUT_ARENA, Layout
+from tools.evaluator.layout import Layout
 from tools.evaluator.process import RunnerFailed, RunnerProcess
 from tools.evaluator.records import (
     CompileInfo,
@@ -44,6 +49,9 @@ from tools.evaluator.records import (
 from tools.llama import native as native_ops
 
 SEEDS_PER_SHAPE = 3
+# A case larger than this many elements (the long-context and long-prompt hidden shapes) is checked on one
+# seed, and again off the judge's buffers on that one: it is there for index arithmetic, which one seed shows.
+LARGE_CASE_ELEMENTS = 2**22
 MAX_COMPILE_THREADS = 16
 DECODE_TOKENS = 256  # the kernel files' decode/prefill split (SMALL_TOKENS): programs differ across it
 
@@ -253,7 +261,7 @@ class Judge(BenchmarkStage):
                 self.confinement.notes.append(f"network isolation failed: {facts.get('network_error')}")
         if not hello.ok:
             if role == "candidate":
-                raise StageFailed(hello.error or "the candidate failed to import")
+                raise StageFailed(f"the kernel file failed to import: {brief_error(hello.error)}")
             self._drop_runner(role, hello.error or "failed to start")
 
     def _place_judge(self) -> None:
@@ -314,9 +322,9 @@ class Judge(BenchmarkStage):
             arena.close()
         seat.arenas = None
 
-    def _layout(self, args: tuple, sets: int) -> Layout:
+    def _layout(self, args: tuple, sets: int, chain: tuple = ()) -> Layout:
         outs = self.spec.as_outputs(self.spec.empty_out(args))
-        return Layout(args, outs, sets, self.spec.multi_output)
+        return Layout(args, outs, sets, self.spec.multi_output, chain=chain)
 
     def _sync(self) -> None:
         if self.cuda:
@@ -342,55 +350,13 @@ class Judge(BenchmarkStage):
             for shapes, hidden in ((self.request.shapes, False), (self.request.hidden, True))
             for shape in shapes
         ]
-        self.case_seats: list[Seat] = []
-        signatures: list[tuple] = []
-        sets = len(self.seeds) + (1 if self.spec.hazards else 0)
-        for i, (shape, dtype, _hidden) in enumerate(self.cases):
-            self.progress("compile", i, len(self.cases), f"{shape.name} (buffers)")
-            seat = Seat("candidate", candidate, fn="torch" if self.request.candidate is None else "main")
-            args = self.spec.inputs_for(shape, parse_dtype(dtype), 0, self.request.device)
-            signatures.append(tuple(str(a.dtype) for a in args if isinstance(a, torch.Tensor)))
-            layout = self._layout(args, sets)
-            self._share(seat, layout)
-            self._fill_sets(seat, [args] * sets)
-            self.case_seats.append(seat)
-        self._sync()
-        phases["buffers"] = time.perf_counter() - start - phases["start"]
-        groups = self._compile_groups(signatures)
-        cores = len(self._runner_cores) or os.cpu_count() or 1
-        threads = min(len(groups), cores, MAX_COMPILE_THREADS) if self._parallel_first_calls() else 1
+        buffered = time.perf_counter()
+        self.case_seats, signatures = self._case_seats(self.cases, "compile")
+        phases["buffers"] = time.perf_counter() - buffered
+        groups = self._compile_groups(self.cases, signatures)
+        threads = self._compile_threads(groups)
         self._start_incumbent_warmup(groups, threads)
-        by_plan = {
-            seat.plan: (shape, dtype) for seat, (shape, dtype, _) in zip(self.case_seats, self.cases, strict=True)
-        }
-        # One request per case when serial, so a hang names its shape; one threaded request otherwise.
-        batches = [groups] if threads > 1 else [[group] for group in groups]
-        for done, batch in enumerate(batches):
-            first = self.cases[batch[0][0]][0].name
-            label = f"{len(groups)} groups on {threads} threads" if threads > 1 else first
-            self.progress("compile", done, len(batches), f"first calls: {label}")
-            what = f"making its first calls ({label})" if threads > 1 else f"making its first call on {first}"
-            try:
-                reply = candidate.ask(
-                    {
-                        "op": "warmup",
-                        "groups": [[self.case_seats[i].plan for i in g] for g in batch],
-                        "threads": threads,
-                    },
-                    self._deadline("compile"),
-                    what=what,
-                )
-            except RunnerFailed as err:
-                raise StageFailed(self._crash_hint(str(err)) + self._stage_limit_note("compile")) from None
-            for plan, seconds in reply.seconds.items():
-                shape, dtype = by_plan[int(plan)]
-                info.first_call_seconds[f"{shape.name}:{dtype}"] = seconds
-            if reply.errors:
-                plan, error = next(iter(reply.errors.items()))
-                shape, dtype = by_plan[int(plan)]
-                raise StageFailed(f"first call on {shape.name} {dtype} raised: {error}")
-            if not reply.ok:
-                raise StageFailed(reply.error or "the first calls failed")
+        self._first_calls(self.cases, self.case_seats, groups, threads, info, "compile")
         language = backend_of(self.request.backend).language or "text"
         try:
             sources = candidate.ask({"op": "sources"}, self.deadline).sources
@@ -403,6 +369,61 @@ class Judge(BenchmarkStage):
         phases["first calls"] = seconds - phases["start"] - phases["buffers"]
         phases = {name: round(value, 3) for name, value in phases.items()}
         return StageResult(name="compile", status="ok", message=message, seconds=seconds, phases=phases), info
+
+    def _case_seats(self, cases: list[tuple], stage: str) -> tuple[list[Seat], list[tuple]]:
+        """Arenas and a plan per case in the candidate's runner, each filled with one input set.
+
+        Also each case's argument dtypes (the camp's bf16 tables make another program than fp32 ones).
+        """
+        candidate = self.runners["candidate"]
+        seats: list[Seat] = []
+        signatures: list[tuple] = []
+        for i, (shape, dtype, _hidden) in enumerate(cases):
+            seeds = 1 if math.prod(shape.dims) > LARGE_CASE_ELEMENTS else len(self.seeds)
+            sets = seeds + (1 if self.spec.hazards else 0)
+            self.progress(stage, i, len(cases), f"{shape.name} {dtype} (buffers)")
+            seat = Seat("candidate", candidate, fn="torch" if self.request.candidate is None else "main")
+            args = self.spec.inputs_for(shape, parse_dtype(dtype), 0, self.request.device)
+            signatures.append(tuple(str(a.dtype) for a in args if isinstance(a, torch.Tensor)))
+            self._share(seat, self._layout(args, sets))
+            self._fill_sets(seat, [args] * sets)
+            seats.append(seat)
+        self._sync()
+        return seats, signatures
+
+    def _compile_threads(self, groups: list[list[int]]) -> int:
+        cores = len(self._runner_cores) or os.cpu_count() or 1
+        return min(len(groups), cores, MAX_COMPILE_THREADS) if self._parallel_first_calls() else 1
+
+    def _first_calls(self, cases, seats, groups, threads: int, info: CompileInfo | None, stage: str) -> None:
+        """The candidate's first call per case (its JIT compiles here), in threads by group where it may."""
+        candidate = self.runners["candidate"]
+        by_plan = {seat.plan: (shape, dtype) for seat, (shape, dtype, _) in zip(seats, cases, strict=True)}
+        # One request per case when serial, so a hang names its shape; one threaded request otherwise.
+        batches = [groups] if threads > 1 else [[group] for group in groups]
+        for done, batch in enumerate(batches):
+            first = cases[batch[0][0]][0].name
+            label = f"{len(groups)} groups on {threads} threads" if threads > 1 else first
+            self.progress(stage, done, len(batches), f"first calls: {label}")
+            what = f"making its first calls ({label})" if threads > 1 else f"making its first call on {first}"
+            try:
+                reply = candidate.ask(
+                    {"op": "warmup", "groups": [[seats[i].plan for i in g] for g in batch], "threads": threads},
+                    self._deadline(stage),
+                    what=what,
+                )
+            except RunnerFailed as err:
+                raise StageFailed(self._crash_hint(str(err)) + self._stage_limit_note(stage)) from None
+            if info is not None:
+                for plan, seconds in reply.seconds.items():
+                    shape, dtype = by_plan[int(plan)]
+                    info.first_call_seconds[f"{shape.name}:{dtype}"] = seconds
+            if reply.errors:
+                plan, error = next(iter(reply.errors.items()))
+                shape, dtype = by_plan[int(plan)]
+                raise StageFailed(f"first call on {shape.name} {dtype} raised: {brief_error(error)}")
+            if not reply.ok:
+                raise StageFailed(brief_error(reply.error or "the first calls failed"))
 
     def _start_incumbent_warmup(self, groups: list[list[int]], threads: int) -> None:
         """The incumbent's first calls on the timed shapes, run while the candidate compiles.
@@ -462,7 +483,7 @@ class Judge(BenchmarkStage):
     def _parallel_first_calls(self) -> bool:
         return backend_of(self.request.backend).parallel_first_calls and self.cuda
 
-    def _compile_groups(self, signatures: list[tuple]) -> list[list[int]]:
+    def _compile_groups(self, cases: list[tuple], signatures: list[tuple]) -> list[list[int]]:
         """Cases likely to share one program, one group each, for one thread each.
 
         A program is usually per dtype, inner layout, argument dtypes (the camp's bf16 tables are another
@@ -470,9 +491,9 @@ class Judge(BenchmarkStage):
         dtype and layout alone put a hidden shape's two programs in one group, 17.8 s of serial first calls.
         """
         if not self._parallel_first_calls():
-            return [[i] for i in range(len(self.cases))]
+            return [[i] for i in range(len(cases))]
         groups: dict[tuple, list[int]] = {}
-        for i, ((shape, dtype, _), signature) in enumerate(zip(self.cases, signatures, strict=True)):
+        for i, ((shape, dtype, _), signature) in enumerate(zip(cases, signatures, strict=True)):
             dims = shape.dims
             layout = tuple(dims[-1:]) if len(dims) <= 2 else tuple(dims[2:])
             leading = math.prod(dims[:-1]) if len(dims) <= 2 else math.prod(dims[:2])
@@ -481,51 +502,92 @@ class Judge(BenchmarkStage):
 
     @staticmethod
     def _fill_sets(seat: Seat, sets: list[tuple]) -> None:
-        seat.layout.fill(seat.arenas[INPUT_ARENA].tensor, sets)
+        seat.layout.fill(tuple(arena.tensor for arena in seat.arenas), sets)
 
     # -- correctness ---------------------------------------------------------------------------------
 
     def correctness(self) -> tuple[StageResult, list[ShapeCorrectness]]:
         self._stage_started = time.monotonic()
         start = time.perf_counter()
+        results, crashed = self._check_cases(self.cases, self.case_seats, "correctness")
+        self.case_seats = []
+        result = self._verdict("correctness", results, crashed, len(self.request.shapes) + len(self.request.hidden))
+        result.seconds = time.perf_counter() - start
+        return result, results
+
+    def other_dtypes(self) -> tuple[StageResult, list[ShapeCorrectness]]:
+        """Correctness in the dtypes the op serves that were not timed: hidden shapes and the smallest named ones.
+
+        A kernel file serves every dtype of its op (`OpSpec.dtypes`) wherever it is adopted, whatever one
+        run timed: one accumulating in fp16 must not pass a bf16-only run.
+        """
+        self._stage_started = time.monotonic()
+        start = time.perf_counter()
+        others = [dtype_name(d) for d in self.spec.dtypes if dtype_name(d) not in self.request.dtypes]
+        if not others:
+            return StageResult(name="dtypes", status="skipped", message="every dtype was checked in correctness"), []
+        named = [s for s in self.spec.shapes if s.decode][:1] + [s for s in self.spec.shapes if not s.decode][:1]
+        cases = [(shape, dtype, shape not in named) for dtype in others for shape in (*named, *self.request.hidden)]
+        candidate = self.runners["candidate"]
+        if self._runner_cores:  # the benchmark pinned it to the timing core: its JIT may use threads again
+            confine.pin(candidate.proc.pid, self._runner_cores)
+        seats, signatures = self._case_seats(cases, "dtypes")
+        groups = self._compile_groups(cases, signatures)
+        try:
+            self._first_calls(cases, seats, groups, self._compile_threads(groups), None, "dtypes")
+        except StageFailed:
+            for seat in seats:
+                self._unshare(seat)
+            raise
+        results, crashed = self._check_cases(cases, seats, "dtypes")
+        result = self._verdict("dtypes", results, crashed, len(cases))
+        if result.status == "ok":
+            result.message += f" in {', '.join(others)}"
+        result.seconds = time.perf_counter() - start
+        return result, results
+
+    def _check_cases(self, cases, seats, stage: str) -> tuple[list[ShapeCorrectness], str | None]:
         results: list[ShapeCorrectness] = []
         crashed = None
-        for i, ((shape, dtype, hidden), seat) in enumerate(zip(self.cases, self.case_seats, strict=True)):
-            self.progress("correctness", i, len(self.cases), shape.name)
+        for i, ((shape, dtype, hidden), seat) in enumerate(zip(cases, seats, strict=True)):
+            self.progress(stage, i, len(cases), f"{shape.name} {dtype}")
             try:
-                results.extend(self._check_case(seat, shape, dtype, hidden))
+                results.extend(self._check_case(seat, shape, dtype, hidden, stage))
             except StageFailed as err:
                 crashed = str(err)  # what was found before the runner died is still the record's
                 break
+            finally:
+                self._unshare(seat)
+        for seat in seats:
             self._unshare(seat)
-        self.case_seats = []
+        return results, crashed
+
+    @staticmethod
+    def _verdict(stage: str, results: list[ShapeCorrectness], crashed: str | None, shapes: int) -> StageResult:
         failures = [r for r in results if not r.ok]
         if crashed:
             earlier = (
                 f"; before that: {failures[0].shape} {failures[0].dtype}: {failures[0].message}" if failures else ""
             )
-            result = StageResult(name="correctness", status="failed", message=crashed + earlier)
-        elif failures:
+            return StageResult(name=stage, status="failed", message=crashed + earlier)
+        if failures:
             first = failures[0]
-            shapes = sorted({f.shape for f in failures})
+            names = sorted({f.shape for f in failures})
             message = (
-                f"wrong on {len(shapes)} shape(s) ({', '.join(shapes[:5])}{'...' if len(shapes) > 5 else ''}); "
+                f"wrong on {len(names)} shape(s) ({', '.join(names[:5])}{'...' if len(names) > 5 else ''}); "
                 f"first: {first.shape} {first.dtype} seed {first.seed}"
                 f"{' (rows of zeros and extreme magnitudes)' if first.hazards else ''}: {first.message}"
             )
-            result = StageResult(name="correctness", status="failed", message=message)
-        else:
-            shapes = len(self.request.shapes) + len(self.request.hidden)
-            result = StageResult(
-                name="correctness", status="ok", message=f"{len(results)} checks passed ({shapes} shapes)"
-            )
-        result.seconds = time.perf_counter() - start
-        return result, results
+            return StageResult(name=stage, status="failed", message=message)
+        return StageResult(name=stage, status="ok", message=f"{len(results)} checks passed ({shapes} shapes)")
 
-    def _check_case(self, seat: Seat, shape: NamedShape, dtype_label: str, hidden: bool) -> list[ShapeCorrectness]:
+    def _check_case(
+        self, seat: Seat, shape: NamedShape, dtype_label: str, hidden: bool, stage: str = "correctness"
+    ) -> list[ShapeCorrectness]:
         spec, dtype, device = self.spec, parse_dtype(dtype_label), self.request.device
-        sets = [spec.inputs_for(shape, dtype, seed, device) for seed in self.seeds]
-        labels = [(seed, False) for seed in self.seeds]
+        seeds = self.seeds[:1] if math.prod(shape.dims) > LARGE_CASE_ELEMENTS else self.seeds
+        sets = [spec.inputs_for(shape, dtype, seed, device) for seed in seeds]
+        labels = [(seed, False) for seed in seeds]
         if spec.hazards:
             hazard_seed = self.seeds[0] ^ 0x5A5A5A5
             sets.append(spec.hazards(*spec.inputs_for(shape, dtype, hazard_seed, device)))
@@ -537,20 +599,24 @@ class Judge(BenchmarkStage):
         try:
             reply = seat.runner.ask(
                 {"op": "run", "plan": seat.plan, "count": len(sets)},
-                self._deadline("correctness"),
+                self._deadline(stage),
                 what=f"on {shape.name}",
             )
         except RunnerFailed as err:
-            raise StageFailed(self._crash_hint(str(err)) + self._stage_limit_note("correctness")) from None
+            raise StageFailed(self._crash_hint(str(err)) + self._stage_limit_note(stage)) from None
         snapshot = outputs.tensor.clone()  # what the outputs are now; nothing the runner does later counts
         self._sync()
         if not reply.ok:
-            raise StageFailed(f"raised on {shape.name} {dtype_label}: {reply.error}")
+            raise StageFailed(f"raised on {shape.name} {dtype_label}: {brief_error(reply.error)}")
+        refs = [spec.as_outputs(spec.reference(*args)) for args in sets]
+        fresh = self._elsewhere(seat, sets[: len(seeds)], refs, dtype, shape, strided=False, stage=stage)
+        strided = self._elsewhere(seat, sets[:1], refs, dtype, shape, strided=True, stage=stage)
+        bias = self._bias(layout, snapshot, sets, labels, refs, dtype)
         results = []
         for i, (args, (seed, hazards)) in enumerate(zip(sets, labels, strict=True)):
             out = layout.set_outputs(snapshot, i)
-            comparison = spec.compare(out, args, dtype)
-            now = layout.set_args(inputs.tensor, i)
+            comparison = spec.compare_to(out, refs[i], dtype)
+            now = layout.set_args((inputs.tensor, outputs.tensor), i)
             unchanged = all(torch.equal(a, b) for a, b in zip(now, args, strict=True) if isinstance(a, torch.Tensor))
             unwritten = [
                 name
@@ -570,6 +636,11 @@ class Judge(BenchmarkStage):
                 message = f"did not return {what}; " + message
             if not unchanged:
                 message = "modified its inputs; " + message
+            elsewhere = [why for why in (fresh.get(i), strided.get(i)) if why]
+            if bias is not None and not bias.ok and not hazards:
+                elsewhere.append(bias.message)
+            if elsewhere:
+                message = "; ".join(elsewhere) + ("" if comparison.ok else f"; on the judge's buffers: {message}")
             results.append(
                 ShapeCorrectness(
                     shape=shape.name,
@@ -578,15 +649,79 @@ class Judge(BenchmarkStage):
                     seed=seed,
                     hidden=hidden,
                     hazards=hazards,
-                    ok=comparison.ok and unchanged and not unwritten and returned,
+                    ok=comparison.ok and unchanged and not unwritten and returned and not elsewhere,
                     max_abs_err=comparison.max_abs_err,
                     max_rel_err=comparison.max_rel_err,
                     first_bad_index=list(comparison.first_bad_index) if comparison.first_bad_index else None,
                     inputs_unchanged=unchanged,
                     wrote_into_out=returned,
+                    bias_ulps=None if bias is None or hazards else round(bias.toward_zero_ulps, 4),
                     message=message,
                 )
             )
         return results
 
+    def _elsewhere(self, seat: Seat, sets: list[tuple], refs, dtype, shape: NamedShape, *, strided: bool, stage: str):
+        """{set index: why it is wrong} for the sets run again on tensors the runner allocated as a model would.
+
+        `strided`: as views with a gap between rows; the op may refuse those with its TypeError or
+        ValueError (its checks' words are the runner's, and a refusal is no result to check).
+        """
+        layout, outputs = seat.layout, seat.arenas[1]
+        layout.poison(outputs.tensor, len(sets))
+        self._sync()
+        where = "on strided views (a slice of a wider tensor)" if strided else "on tensors allocated as a model does"
+        try:
+            reply = seat.runner.ask(
+                {"op": "fresh", "plan": seat.plan, "calls": list(range(len(sets))), "strided": strided},
+                self._deadline(stage),
+                what=f"{where} on {shape.name}",
+            )
+        except RunnerFailed as err:
+            raise StageFailed(f"{where}: {self._crash_hint(str(err))}" + self._stage_limit_note(stage)) from None
+        snapshot = outputs.tensor.clone()
+        self._sync()
+        if not reply.ok:
+            return {0: f"{where}: raised {brief_error(reply.error)}"}
+        wrong = {}
+        for i in range(len(sets)):
+            if str(i) in reply.refused:
+                continue
+            comparison = self.spec.compare_to(layout.set_outputs(snapshot, i), refs[i], dtype)
+            if not comparison.ok:
+                wrong[i] = f"{where} (not the judge's buffers): {comparison.message}"
+        return wrong
+
+    def _bias(self, layout: Layout, snapshot, sets, labels, refs, dtype):
+        """The rounding bias over every output element of the case's random sets (not the hazard rows)."""
+        outs, expected = [], []
+        for i, (_, hazards) in enumerate(labels):
+            if hazards:
+                continue
+            for out, ref in zip(self.spec.as_outputs(layout.set_outputs(snapshot, i)), refs[i], strict=True):
+                outs.append(out.reshape(-1))
+                expected.append(ref.reshape(-1))
+        if not outs:
+            return None
+        return rounding_bias(torch.cat(outs), torch.cat(expected), dtype)
+
     # -- benchmark ---------------------------------------------------------------------------------
+
+
+def brief_error(text: str | None) -> str:
+    """A runner's error in a line or two: its last line (the exception), and where in a kernel file it arose.
+
+    A candidate that imports a missing module shows `ModuleNotFoundError: No module named 'x'` and the file
+    and line of its import, not the runner's traceback.
+    """
+    lines = [line for line in (text or "").strip().splitlines() if line.strip()]
+    if not lines:
+        return "no reason given"
+    last = lines[-1].strip()
+    places = [line.strip() for line in lines if line.strip().startswith('File "')]
+    ours = ("tools/evaluator/", "importlib", "<frozen ")
+    theirs = [p for p in places if not any(mark in p for mark in ours)]
+    if not theirs:
+        return last
+    where = theirs[-1].removeprefix("File ").replace('", line ', ":").replace('"', "")
+    return f"{last} (at {where.split(', in ')[0]})"

@@ -132,7 +132,7 @@ def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
     from tools.evaluator import confine
     from tools.evaluator.buffers import Arena
     from tools.evaluator.judge import Judge
-    from tools.evaluator.layout import INPUT_ARENA, Layout
+    from tools.evaluator.layout import Layout
     from tools.evaluator.process import RunnerFailed, RunnerProcess
 
     start = time.monotonic()
@@ -183,7 +183,7 @@ def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
             # replay never meets memory mapped from the judge (VMM handles from another process).
             pair = runner.share(layout, torch.device("cpu"), (2 * i + 1, 2 * i + 2), plan_id, deadline)
             arenas += pair
-            layout.fill(pair[INPUT_ARENA].tensor, [args])
+            layout.fill(tuple(arena.tensor for arena in pair), [args])
             plans.append(plan_id)
         reply = runner.ask({"op": "profile", "plans": plans}, deadline, what="profiling")
         ok = reply.ok

@@ -22,8 +22,17 @@ from pydantic import BaseModel, Field, model_validator
 
 # e2e: the loop's check that the Llama model's greedy tokens with the candidate match torch's (tools/llama/e2e.py).
 # judge: the judge process itself was lost (a worker of `agent optimize --workers` died).
-StageName = Literal["static", "compile", "correctness", "benchmark", "profile", "e2e", "judge"]
-STAGES: tuple[StageName, ...] = ("static", "compile", "correctness", "benchmark", "profile", "e2e", "judge")
+StageName = Literal["static", "compile", "correctness", "benchmark", "dtypes", "profile", "e2e", "judge"]
+STAGES: tuple[StageName, ...] = (
+    "static",
+    "compile",
+    "correctness",
+    "benchmark",
+    "dtypes",
+    "profile",
+    "e2e",
+    "judge",
+)
 StageStatus = Literal["ok", "failed", "skipped"]
 # What a candidate can be timed against besides the current best. eager: the torch reference op run
 # eagerly; compiled: torch.compile of it; liger: Liger-Kernel's kernel for the op (tools/liger.py);
@@ -81,6 +90,11 @@ class ShapeCorrectness(BaseModel):
     inputs_unchanged: bool = True
     wrote_into_out: bool = True
     hazards: bool = Field(default=False, description="inputs with rows of zeros and of extreme magnitudes")
+    bias_ulps: float | None = Field(
+        default=None,
+        description="the case's mean signed error toward zero, in ulp of the output dtype (bf16, fp16); "
+        "round-to-nearest gives about 0 (kernels.spec.rounding_bias)",
+    )
     message: str = ""
 
 
@@ -296,7 +310,11 @@ class EvalRecord(BaseModel):
         "run folder; absolute outside both (tools/paths.py); 'torch reference' for the reference itself"
     )
     candidate_sha256: str
-    harness_sha256: str
+    harness_sha256: str = Field(
+        description="sha256 over the project modules the judge's process had loaded when it decided (path and "
+        "content of each, `harness_modules`): two records with one hash were measured and judged by one code"
+    )
+    harness_modules: list[str] = Field(default_factory=list, description="the modules `harness_sha256` covers")
     started: str
     seconds: float = 0.0
     status: Literal["ok", "failed"] = "failed"
@@ -311,6 +329,9 @@ class EvalRecord(BaseModel):
     compile: CompileInfo | None = None
     correctness: list[ShapeCorrectness] = Field(default_factory=list)
     benchmark: list[ShapeBenchmark] = Field(default_factory=list)
+    dtypes_checked: list[ShapeCorrectness] = Field(
+        default_factory=list, description="the `dtypes` stage: correctness in the dtypes that were not timed"
+    )
     profile: list[ShapeProfile] = Field(default_factory=list)
     compiled_per_shape: bool = Field(
         default=False,

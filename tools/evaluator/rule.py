@@ -33,6 +33,18 @@ def beyond_noise(speedups: Sequence[float], confidence: float) -> str | None:
     return None
 
 
+def deciding_scope(bench: ShapeBenchmark) -> str | None:
+    """The scope whose figures decide on this shape: graph (device time) where it was timed, else eager.
+
+    The eager scope adds the host's launch cost, whose noise on a VM reached several percent between
+    evaluations of one kernel; it is measured and shown, and decides only where no graph could be timed.
+    """
+    for scope in ("graph", "eager"):
+        if shape_ratios(bench, scope):
+            return scope
+    return None
+
+
 def shape_ratios(bench: ShapeBenchmark, scope: str) -> list[float] | None:
     """The per-round speedups over the incumbent in one scope of one shape (None: not timed against it)."""
     result = bench.scope(scope)

@@ -120,6 +120,7 @@ class Server:
             "capture": self.on_capture,
             "replay": self.on_replay,
             "drop": self.on_drop,
+            "fresh": self.on_fresh,
             "sources": self.on_sources,
             "lower": self.on_lower,
             "profile": self.on_profile,
@@ -250,6 +251,56 @@ class Server:
         self.sync()
         self_us = events[0].elapsed_time(events[1]) * 1e3 / max(len(calls), 1) if events else None
         self.reply(returned_out=returned, self_us=self_us, returned=_describe(getattr(Server, "last_result", None)))
+
+    def on_fresh(self, message: dict) -> None:
+        """Calls of a plan on tensors allocated as a model allocates them; their results copied into the plan's `out`.
+
+        In order, so a chained plan stays chained: call i+1's input is read after call i's result is back
+        in the arena. `strided`: each tensor argument is a view with a gap between rows (a slice of a wider
+        allocation), as a model's views of a fused projection are; a call may refuse it with the TypeError
+        or ValueError the op's checks raise (reported in `refused`), or must compute it right.
+        """
+        torch = self.torch
+        plan = self.plans[int(message["plan"])]
+        strided = bool(message.get("strided"))
+        refused: dict[str, str] = {}
+
+        def allocate(t):
+            if not isinstance(t, torch.Tensor):
+                return t
+            if not strided or t.dim() == 0:
+                fresh = torch.empty(t.shape, dtype=t.dtype, device=t.device)
+            elif t.dim() == 1:
+                fresh = torch.empty(2 * t.shape[0], dtype=t.dtype, device=t.device)[::2]
+            else:
+                wider = torch.empty((*t.shape[:-1], t.shape[-1] + 8), dtype=t.dtype, device=t.device)
+                fresh = wider[..., : t.shape[-1]]
+            fresh.copy_(t)
+            return fresh
+
+        def empty(o):
+            return torch.full(o.shape, float("nan"), dtype=o.dtype, device=o.device)
+
+        for index in message["calls"]:
+            args, out = plan.calls[int(index)]
+            fresh_args = tuple(allocate(a) for a in args)
+            fresh_out = tuple(empty(o) for o in out) if isinstance(out, tuple) else empty(out)
+            try:
+                plan.fn(*fresh_args, out=fresh_out)
+            except (TypeError, ValueError) as err:
+                if not strided:
+                    raise
+                refused[str(index)] = str(err)[:300]
+                continue
+            self.sync()
+            for theirs, ours in zip(
+                out if isinstance(out, tuple) else (out,),
+                fresh_out if isinstance(out, tuple) else (fresh_out,),
+                strict=True,
+            ):
+                theirs.copy_(ours)
+            self.sync()
+        self.reply(refused=refused)
 
     def on_capture(self, message: dict) -> None:
         torch = self.torch

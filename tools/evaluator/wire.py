@@ -38,6 +38,7 @@ class Reply(BaseModel):
     sources: dict[str, str] = Field(default_factory=dict)
     language: str | None = None
     errors: dict[str, str] = Field(default_factory=dict)
+    refused: dict[str, str] = Field(default_factory=dict, description="calls that refused strided views, and why")
 
 
 def send(sock: socket.socket, message: dict, fds: list[int] | None = None) -> None:

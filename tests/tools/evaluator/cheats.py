@@ -12,7 +12,12 @@ file. The threats (the judge issue's classes):
 4. evaluation-aware code: honest only where it sees the harness (module names, argv, environment,
    `__main__`), raising elsewhere as it would in a user's model;
 6. coverage gaps: wrong only on prompts longer than the named ones, on rows of zeros or of large
-   magnitudes;
+   magnitudes, past 32767 positions, on rows wider than 8192, in a dtype the run did not time, or
+   biased within the tolerance;
+7. one call doing other calls' work: a launch over the next sets of a batch, the other calls returning
+   at once (in the eager scope, only while a CUDA graph is captured, or both), or a kernel that follows
+   the chain of calls and does several of them in one launch (caught by the copy bound, GPU only);
+8. honest only on the judge's buffers (their storage gives them away), computing nothing in a model;
 and plain wrong results (threat 0 here). Static-check bypasses (threat 5) are lint cases, in
 tests/tools/evaluator/lint_cheats.py.
 
@@ -69,6 +74,12 @@ def silu_mul(x, *, out=None):
     return out
 """,
 }
+# The op called on `_xj` with out=`_oj` and the call's other arguments (cheats that call it themselves).
+CALL = {
+    "rope": "rope(_xj, sin, cos, out=_oj)",
+    "rms_norm": "rms_norm(_xj, weight, eps, out=_oj)",
+    "silu_mul": "silu_mul(_xj, out=_oj)",
+}
 SIGNATURE = {op: next(line for line in src.splitlines() if line.startswith("def ")) + "\n" for op, src in GOOD.items()}
 OPS = tuple(GOOD)
 
@@ -98,7 +109,7 @@ class Cheat:
         return any(reason in message for reason in self.reasons)
 
     def source(self, op: str, base: str | None = None) -> str:
-        """The cheat in `base` (default: the honest torch-backend file of `op`)."""
+        """The cheat in `base` (default: the honest torch-backend file of `op`); `@CALL@` is the op on (_xj, _oj)."""
         text = GOOD[op] if base is None else base
         signature = SIGNATURE[op] if base is None else _signature(base, op)
         text = text.replace("import torch\n", f"import torch\n{self.header}\n", 1)
@@ -106,7 +117,7 @@ class Cheat:
         body, rest = text[:start], text[start:]
         end = rest.index("\n    return out\n") + 1
         rest = rest[:end] + self.after + rest[end:]
-        return body + self.before + rest
+        return (body + self.before + rest).replace("@CALL@", CALL[op])
 
     def kernel_source(self, op: str, backend: str) -> str:
         return self.source(op, (PROJECT_ROOT / "kernels" / op / f"{backend}.py").read_text())
@@ -120,6 +131,67 @@ def _signature(text: str, op: str) -> str:
 
 
 TOKENS = "x.shape[0] * x.shape[1] if x.dim() == 4 else x.shape[0]"  # rope: batch * seq; the others: rows
+
+
+def fusion(sets: int, when: str) -> tuple[str, str]:
+    """(header, before) of a cheat that does the work of `sets` calls (0: every set of the batch) in one.
+
+    Once past the first checks (its first 300 calls: the correctness stage's sets each have tables and
+    weights of their own) and in the timed dtype, it finds the next calls' tensors from the pointers of
+    two calls in a row (the sets of a batch sit at one stride), calls the op over them at once (one
+    launch where they are contiguous) and returns at once from the calls whose work is done. `when`:
+    "eager" (not while a CUDA graph is captured), "capture" (only then: the graph holds one launch for
+    many calls) or "both". Without the judge's chaining it is accepted (tests/tools/evaluator/
+    test_adversarial.py checks that it would be).
+    """
+    condition = {"eager": "not _capturing(x)", "capture": "_capturing(x)", "both": "True"}[when]
+    header = (
+        "_fused = {'last': None, 'done': [], 'inside': False, 'base': None, 'count': 0, 'sets': 0, 'calls': 0}\n"
+        "def _capturing(t):\n    return t.is_cuda and torch.cuda.is_current_stream_capturing()"
+    )
+    before = f"""    if not _fused['inside']:
+        here = (x.data_ptr(), out.data_ptr())
+        last, _fused['last'] = _fused['last'], here
+        _fused['calls'] += 1
+        if _fused['done'] and here == _fused['done'][0]:  # this call's work was done by an earlier one
+            _fused['done'].pop(0)
+            return out
+        _fused['done'] = []
+        if _fused['base'] is None or here[0] < _fused['base']:
+            _fused['base'], _fused['count'] = here[0], 0
+        if here[0] == _fused['base']:
+            _fused['sets'], _fused['count'] = max(_fused['sets'], _fused['count']), 0
+        _fused['count'] += 1
+        k = {sets} or (_fused['sets'] if here[0] == _fused['base'] else 0)
+        timed = last is not None and _fused['calls'] > 300 and x.dtype == torch.bfloat16
+        if timed and k > 1 and {condition} and here[0] > last[0] and here[1] > last[1]:
+            sx, so = (here[0] - last[0]) // x.element_size(), (here[1] - last[1]) // out.element_size()
+            try:  # views past the buffer's end (the last calls of a batch, or unrelated buffers) raise
+                xs = torch.as_strided(x, (k, *x.shape), (sx, *x.stride()), x.storage_offset())
+                outs = torch.as_strided(out, (k, *out.shape), (so, *out.stride()), out.storage_offset())
+            except RuntimeError:
+                xs = None
+            if xs is not None:
+                _fused['inside'] = True
+                try:
+                    if xs.is_contiguous() and outs.is_contiguous():  # one launch over all k sets
+                        _xj, _oj = xs.reshape(-1, *x.shape[1:]), outs.reshape(-1, *out.shape[1:])
+                        @CALL@
+                    else:
+                        for j in range(k):
+                            _xj, _oj = xs[j], outs[j]
+                            @CALL@
+                finally:
+                    _fused['inside'] = False
+                step = (here[0] - last[0], here[1] - last[1])
+                _fused['done'] = [(here[0] + j * step[0], here[1] + j * step[1]) for j in range(1, k)]
+                return out
+"""
+    return header, before
+
+
+# Where a fusing cheat is stopped: the calls after its launch find their inputs not yet written (chained).
+FUSION_REASONS = ("unwritten (NaN-poisoned)", "of a timed batch is wrong", "raised in a timed batch")
 
 CHEATS = [
     # -- 0: plainly wrong --------------------------------------------------------------------------
@@ -443,6 +515,164 @@ CHEATS = [
         dtype="fp16",
     ),
 ]
+
+
+FUSION_CHEATS = [
+    Cheat(
+        f"does the work of {'every set of the batch' if sets == 0 else f'{sets} calls'} in one call ({when})",
+        7,
+        "benchmark",
+        FUSION_REASONS,
+        header=fusion(sets, when)[0],
+        before=fusion(sets, when)[1],
+        ops=ops,
+        gpu_only=when != "eager",
+        kernel_forms=kernel_forms,
+    )
+    for sets, when, ops, kernel_forms in (
+        (2, "eager", ("rope", "rms_norm"), True),
+        (0, "eager", ("silu_mul",), False),
+        (2, "capture", ("rope",), True),
+        (0, "capture", ("rms_norm",), False),
+        (0, "both", ("rope",), True),
+        (2, "both", ("silu_mul",), False),
+    )
+]
+
+CHEATS += FUSION_CHEATS
+CHEATS += [
+    # -- 8: honest only on the judge's buffers -------------------------------------------------------
+    Cheat(
+        "computes only when its input's storage is far larger than the input (the judge's arena)",
+        8,
+        "correctness",
+        "allocated as a model does",
+        before="    if x.untyped_storage().nbytes() < 2 * x.numel() * x.element_size():\n        return out\n",
+        ops=OPS,
+        kernel_forms=True,
+    ),
+    # -- 6: coverage to the model family's limits ----------------------------------------------------
+    Cheat(
+        "wraps positions past 32767 (16-bit position arithmetic)",
+        6,
+        "correctness",
+        ("hidden/long-context", "hidden/random"),
+        after="    if x.shape[1] > 32768:\n"
+        "        tail, h = x.shape[1] - 32768, x.shape[-1] // 2\n"
+        "        xt = x[:, 32768:].float()\n"
+        "        s, c = sin[:tail, None, :].float(), cos[:tail, None, :].float()\n"
+        "        wrapped = torch.cat((xt[..., :h] * c - xt[..., h:] * s, xt[..., h:] * c + xt[..., :h] * s), -1)\n"
+        "        out[:, 32768:] = wrapped.to(out.dtype)\n",
+        ops=("rope",),
+    ),
+    Cheat(
+        "normalises rows wider than 8192 by their first 8192 elements",
+        6,
+        "correctness",
+        "hidden/",
+        after="    if x.shape[-1] > 8192:\n"
+        "        head = x[..., :8192].float()\n"
+        "        norm = torch.rsqrt(head.pow(2).mean(-1, keepdim=True) + eps)\n"
+        "        out.copy_(x.float() * norm * weight.float())\n",
+        ops=("rms_norm",),
+    ),
+    Cheat(
+        "rounds bf16 results toward zero (every element within tolerance)",
+        6,
+        "correctness",
+        "rounding bias",
+        after="    if out.dtype == torch.bfloat16:\n"
+        "        out.copy_((result.float().contiguous().view(torch.int32) & -65536).view(torch.float32))\n",
+        ops=("rms_norm", "silu_mul"),
+    ),
+    Cheat(
+        "accumulates rms_norm's squares in fp16, timed in bf16 only",
+        6,
+        "dtypes",
+        "fp16",
+        after="    if x.dtype == torch.float16:\n"
+        "        variance = x.pow(2).sum(-1, keepdim=True, dtype=torch.float16) / x.shape[-1]\n"
+        "        out.copy_(x.float() * torch.rsqrt(variance.float() + eps) * weight.float())\n",
+        ops=("rms_norm",),
+    ),
+]
+
+
+def chain_following(steps: int) -> str:
+    """A rope that does `steps` chained calls in one Triton launch: each row read once, every output written.
+
+    The judge's chain (call i+1 rotates call i's output) cannot stop it, since each row's next input is that
+    row's own output: it saves the reads and the launches of the calls it does early, and only the bound
+    against a copy of the same bytes catches it. Correct in every output; GPU only.
+    """
+    return f"""import triton
+import triton.language as tl
+
+_chain = {{'done': [], 'calls': 0, 'base': None, 'count': 0, 'sets': 0}}
+
+
+@triton.jit
+def _rope_steps(x_ptr, out_ptr, sin_ptr, cos_ptr, step, seq, heads, HALF: tl.constexpr, STEPS: tl.constexpr):
+    row = tl.program_id(0)
+    pos = (row // heads) % seq
+    offs = tl.arange(0, HALF)
+    x1 = tl.load(x_ptr + row * 2 * HALF + offs).to(tl.float32)
+    x2 = tl.load(x_ptr + row * 2 * HALF + HALF + offs).to(tl.float32)
+    c = tl.load(cos_ptr + pos * HALF + offs)
+    s = tl.load(sin_ptr + pos * HALF + offs)
+    for i in tl.static_range(STEPS):
+        y1 = (x1 * c - x2 * s).to(out_ptr.dtype.element_ty)
+        y2 = (x2 * c + x1 * s).to(out_ptr.dtype.element_ty)
+        tl.store(out_ptr + i * step + row * 2 * HALF + offs, y1)
+        tl.store(out_ptr + i * step + row * 2 * HALF + HALF + offs, y2)
+        x1, x2 = y1.to(tl.float32), y2.to(tl.float32)
+
+
+def _chained_rope(x, sin, cos, out):
+    here = (x.data_ptr(), out.data_ptr())
+    if _chain['done'] and here == _chain['done'][0]:
+        _chain['done'].pop(0)
+        return True
+    _chain['done'] = []
+    _chain['calls'] += 1
+    step = (out.data_ptr() - x.data_ptr()) // x.element_size()  # chained: out_i is x_(i+1), one entry on
+    if _chain['base'] is None or here[0] < _chain['base']:
+        _chain['base'], _chain['count'] = here[0], 0
+    if here[0] == _chain['base']:
+        _chain['sets'], _chain['count'] = max(_chain['sets'], _chain['count']), 0
+    _chain['count'] += 1
+    index = _chain['count'] - 1
+    half = x.shape[-1] // 2
+    usable = (
+        _chain['calls'] > 300 and x.is_cuda and x.dtype == torch.bfloat16 and sin.dtype == torch.float32
+        and step > 0 and half & (half - 1) == 0 and x.is_contiguous() and sin.is_contiguous()
+        and _chain['sets'] >= index + {steps}
+    )
+    if not usable:
+        return False
+    rows = x.numel() // x.shape[-1]
+    _rope_steps[(rows,)](x, out, sin, cos, step, x.shape[1], x.shape[2], HALF=half, STEPS={steps})
+    size = step * x.element_size()
+    _chain['done'] = [(here[0] + j * size, here[1] + j * size) for j in range(1, {steps})]
+    return True
+"""
+
+
+CHAIN_CHEATS = [
+    Cheat(
+        f"follows the chain: {steps} calls' rows in one launch, each row read once (Triton)",
+        7,
+        "benchmark",
+        ("above rope's bound", "faster than the copy"),
+        header=chain_following(steps),
+        before="    if out is not None and _chained_rope(x, sin, cos, out):\n        return out\n",
+        ops=("rope",),
+        gpu_only=True,
+        batches=6,
+    )
+    for steps in (2, 8)
+]
+CHEATS += CHAIN_CHEATS
 
 
 def runnable_on_cpu() -> list[Cheat]:

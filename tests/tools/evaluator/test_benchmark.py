@@ -81,11 +81,14 @@ def _timed(mine: list[float], theirs: list[float], scope: str = "graph"):
     return ShapeBenchmark(shape="s", dims=[1], dtype="bf16", bytes_moved=1, **{scope: result})
 
 
-def test_the_benchmark_stops_at_a_shape_slower_beyond_noise_in_either_scope():
+def test_the_benchmark_stops_at_a_shape_slower_beyond_noise_in_the_scope_that_decides():
     wobble = [0.01 * (i % 3) for i in range(12)]
-    for scope in ("graph", "eager"):
+    for scope in ("graph", "eager"):  # eager decides only where no graph was timed
         slow = _timed([1.3 + w for w in wobble], [1.0 + w for w in wobble], scope)
         assert f"({scope}, 0.77" in BenchmarkStage._slower_beyond_noise(_stage(), slow, 16)
+    both = _timed([1.0 + w for w in wobble], [1.0 + w for w in reversed(wobble)])
+    both.eager = _timed([1.3 + w for w in wobble], [1.0 + w for w in wobble], "eager").eager
+    assert BenchmarkStage._slower_beyond_noise(_stage(), both, 16) is None  # host cost alone does not reject
     even = _timed([1.0 + w for w in wobble], [1.0 + w for w in reversed(wobble)])
     faster = _timed([0.8 + w for w in wobble], [1.0 + w for w in wobble])
     assert BenchmarkStage._slower_beyond_noise(_stage(), even, 16) is None
@@ -104,11 +107,22 @@ def test_a_baselines_traceback_is_kept_as_its_context_and_exception():
     assert benchmark._brief(one_line) == one_line
 
 
-class _SlowDelivery:
-    """A runner peer whose batch answers at once and whose `deliver` takes half a second."""
+class _Clock:
+    """A stand-in for the judge's clock: time moves only when a peer says it does."""
 
     def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class _SlowDelivery:
+    """A runner peer whose batch answers at once and whose `deliver` takes 1000 s of the judge's clock."""
+
+    def __init__(self, clock: _Clock):
         self.asked: list[str] = []
+        self.clock = clock
         self.proc = types.SimpleNamespace(pid=0)
 
     def resume(self):
@@ -121,40 +135,83 @@ class _SlowDelivery:
         self.asked.append(message["op"])
 
     def receive(self, deadline, what):
+        self.clock.now += 1.0  # the batch itself
         return types.SimpleNamespace(ok=True, self_us=None)
 
     def ask(self, message, deadline, what=""):
         self.asked.append(message["op"])
-        time.sleep(0.5)
+        self.clock.now += 1000.0
         return types.SimpleNamespace(ok=True)
 
 
-def _batch_of(name: str):
+def _batch_of(name: str, monkeypatch):
     import torch
 
     from tools.evaluator.buffers import Arena
     from tools.evaluator.layout import Layout
 
+    clock = _Clock()
+    monkeypatch.setattr(benchmark.time, "perf_counter", clock)
     layout = Layout((torch.zeros(4, 8),), (torch.zeros(4, 8),), 2, False)
     device = torch.device("cpu")
     arenas = (
         Arena(layout.input_bytes, device, runner_writable=False),
         Arena(layout.output_bytes, device, runner_writable=True),
     )
-    runner = _SlowDelivery()
+    runner = _SlowDelivery(clock)
     seat = Seat(name, runner, layout=layout, arenas=arenas, plan=1)
     stage = _stage(cuda=False, clock=benchmark.PhaseClock(), deadline=time.monotonic() + 60, _sync=lambda: None)
-    stage._snapshot_buffer = lambda owner: torch.empty(arenas[1].nbytes, dtype=torch.uint8)
+    stage._snapshot_buffer = lambda seat: torch.empty(arenas[1].nbytes, dtype=torch.uint8)
     regions = [torch.ones(2, 4, 8)]
-    return BenchmarkStage._batch(stage, seat, "graph", 2, regions, seat), runner.asked
+    return BenchmarkStage._batch(stage, seat, "graph", 2, regions), runner.asked
 
 
-def test_a_delivered_yardstick_writes_its_results_off_the_clock():
-    batch, asked = _batch_of("torch")  # the torch reference returns a fresh result: contestants.Delivered
+def test_a_delivered_yardstick_writes_its_results_off_the_clock(monkeypatch):
+    batch, asked = _batch_of("torch", monkeypatch)  # the torch reference returns a fresh result: Delivered
     assert asked == ["replay", "deliver"]
-    assert batch.reply is not None and batch.seconds < 0.25  # the half-second delivery is not in it
+    assert batch.reply is not None and batch.seconds == 1.0  # the batch, without the delivery after it
 
 
-def test_a_candidate_writes_its_outputs_on_the_clock():
-    batch, asked = _batch_of("candidate")
-    assert asked == ["replay"] and batch.reply is not None
+def test_a_candidate_writes_its_outputs_on_the_clock(monkeypatch):
+    batch, asked = _batch_of("candidate", monkeypatch)
+    assert asked == ["replay"] and batch.reply is not None and batch.seconds == 1.0
+
+
+def _seat_timed(name: str, seconds: float, rounds: int = 6) -> Seat:
+    seat = Seat(name, runner=None)
+    seat.counts = {"graph": 100}
+    seat.totals = {"eager": [], "graph": [seconds * (1 + 0.001 * i) for i in range(rounds)]}
+    return seat
+
+
+def _results(candidate_seconds: float, copy_seconds: float, op: str = "rope"):
+    from kernels import registry
+    from tools.evaluator.records import ShapeBenchmark
+
+    stage = _stage(spec=registry.spec(op))
+    record = ShapeBenchmark(shape="s", dims=[1], dtype="bf16", bytes_moved=2**27, ceiling_gbps=None)
+    notes: list[str] = []
+    seats = [_seat_timed("candidate", candidate_seconds), _seat_timed("copy", copy_seconds)]
+    BenchmarkStage._results(stage, record, seats, {"graph": 100}, notes)
+    return record, notes
+
+
+def test_a_figure_far_above_the_copy_of_the_same_bytes_is_a_measurement_error():
+    # The shape of the cheat that did 64 calls' work in one launch: 19.7x the copy's speed.
+    record, notes = _results(candidate_seconds=0.001, copy_seconds=0.0197)
+    assert record.status == "measurement_error"
+    assert "bound of 1.10" in " ".join(notes)
+
+
+def test_a_figure_just_past_the_ops_bound_is_a_measurement_error_and_one_under_it_is_not():
+    over, _ = _results(candidate_seconds=1.0, copy_seconds=1.12)
+    under, _ = _results(candidate_seconds=1.0, copy_seconds=1.08)
+    assert over.status == "measurement_error"
+    assert under.status == "ok" and abs(under.graph.fraction_of_copy - 1.08) < 0.01
+
+
+def test_silu_mul_reads_twice_what_it_writes_and_has_a_wider_bound():
+    record, _ = _results(candidate_seconds=1.0, copy_seconds=1.15, op="silu_mul")
+    assert record.status == "ok"
+    record, _ = _results(candidate_seconds=1.0, copy_seconds=1.25, op="silu_mul")
+    assert record.status == "measurement_error"
