@@ -98,6 +98,32 @@ class Summary(BaseModel):
     iteration: int | None = None  # `best` only: the iteration it came from
     commit: str | None = None  # `best` only: its commit, where it was accepted
 
+    @classmethod
+    def of(cls, record: EvalRecord, **fields) -> Summary:
+        """A record's summary, in its decision scope (and `fields`: iteration, commit)."""
+        scope = record.decision_scope()
+        shapes = {}
+        for b in record.benchmark:
+            result = b.scope(scope) if scope else None
+            if result is None or result.candidate is None:
+                continue
+            shapes[b.shape] = {
+                "gbps": result.gbps,
+                "fraction_of_copy": result.fraction_of_copy,
+                "median_us": result.candidate.median_us,
+                "eager_us": b.eager.candidate.median_us if b.eager and b.eager.candidate else None,
+                "graph_us": b.graph.candidate.median_us if b.graph and b.graph.candidate else None,
+            }
+        return cls(
+            status=record.status,
+            scope=scope,
+            median_gbps=record.median_gbps(),
+            median_fraction_of_copy=record.median_fraction_of_copy(),
+            geomean_vs_eager=record.geomean_speedup("torch"),
+            shapes=shapes,
+            **fields,
+        )
+
 
 class RunInfo(BaseModel):
     """run.json: written at the start, updated as the run goes; a run in progress lacks its end-of-run fields."""
