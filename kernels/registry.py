@@ -35,27 +35,20 @@ import torch
 
 from kernels.backends import BACKENDS as ALL_BACKENDS
 from kernels.backends import backend as backend_of
+from kernels.folders import KERNELS, op_folders
 from kernels.llama import ModelPlan
 from kernels.spec import OpSpec
 
-KERNELS = Path(__file__).resolve().parent
-
 
 def discover_operators() -> tuple[str, ...]:
-    """The op folders under kernels/ (a package with a spec.py defining SPEC), in `ORDER`, then name, order."""
-    found = []
-    for spec_file in sorted(KERNELS.glob("*/spec.py")):
-        op = spec_file.parent.name
-        if not (spec_file.parent / "__init__.py").is_file():
-            continue  # not a package: nothing here can import it as kernels.<op>
+    """The op folders under kernels/ (kernels/folders.py), each checked to define SPEC = OpSpec named after it."""
+    for op in op_folders():
         op_spec = getattr(importlib.import_module(f"kernels.{op}.spec"), "SPEC", None)
         if not isinstance(op_spec, OpSpec):
-            raise TypeError(f"{spec_file} defines no SPEC = OpSpec(...)")
+            raise TypeError(f"{KERNELS / op / 'spec.py'} defines no SPEC = OpSpec(...)")
         if op_spec.name != op:
-            raise ValueError(f"{spec_file} names its op {op_spec.name!r}; the folder says {op!r}")
-        order = getattr(importlib.import_module(f"kernels.{op}"), "ORDER", None)
-        found.append((float("inf") if order is None else order, op))
-    return tuple(op for _, op in sorted(found))
+            raise ValueError(f"{KERNELS / op / 'spec.py'} names its op {op_spec.name!r}; the folder says {op!r}")
+    return op_folders()
 
 
 OPERATORS = discover_operators()

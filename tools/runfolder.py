@@ -25,17 +25,17 @@ import json
 import os
 import secrets
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from kernels.backends import backend as backend_of
-from tools.evaluator.profile import summarise
 from tools.evaluator.records import EvalRecord, KernelSource
-from tools.paths import PROJECT_ROOT, record_path, sha256_file
-from tools.workspace import Workspace
+from tools.paths import PROJECT_ROOT, RUNS_DIR, record_path, sha256_file
 
-RUNS_DIR = PROJECT_ROOT / "runs"
+if TYPE_CHECKING:
+    from tools.workspace import Workspace
+
 RUN_FILE = "run.json"
 EVENTS_FILE = "events.jsonl"
 SOURCES_DIR = "sources"
@@ -241,6 +241,8 @@ class RunFolder:
     def workspace(self, run: dict | None = None) -> Workspace:
         """The run's git workspace, its worktree located on this machine."""
         data = (run if run is not None else self.read_json("run.json"))["workspace"]
+        from tools.workspace import Workspace
+
         return Workspace.from_dict({**data, "worktree": str(self.locate(data["worktree"]))})
 
     def iteration_path(self, iteration: int) -> Path:
@@ -361,6 +363,8 @@ class RunFolder:
             self.generated(iteration, index).write_text(json.dumps([r.model_dump() for r in refs]) + "\n")
         self.rewrite_record(path, record)
         if record.profile:
+            from tools.evaluator.profile import summarise
+
             self.profile(iteration, index).write_text(summarise(record.profile) + "\n")
         return self.relative(path)
 
