@@ -17,6 +17,7 @@ checkpoint names no folder of the machine it was written on.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -53,6 +54,9 @@ class Deps:
     workspace: Workspace
     stop_requested: list[bool] = field(default_factory=lambda: [False])
     on_iteration: object = None  # callable(dict) for the terminal table
+    # evaluate()'s signature: the judge. Tests that need decisions not hinging on a CPU's timing pass one that
+    # replays recorded records (tests/agent/recorded_judge.py).
+    judge: Callable[..., EvalRecord] = evaluate
 
     @cached_property
     def gate(self) -> E2EGate | None:
@@ -88,7 +92,7 @@ def _options(deps: Deps) -> dict:
 
 def _evaluate(deps: Deps, candidate: Path, incumbent: str | None) -> EvalRecord:
     c = deps.config
-    return evaluate(c.op, c.backend, candidate, incumbent=incumbent, **_options(deps))
+    return deps.judge(c.op, c.backend, candidate, incumbent=incumbent, **_options(deps))
 
 
 def baseline(state: LoopState, deps: Deps) -> dict:
@@ -171,7 +175,16 @@ def evaluate_node(state: LoopState, deps: Deps) -> dict:
         folder.event("evaluate_end", iteration=iteration, index=i, status=record.status, message=record.message)
 
     gpus_per_job = 0 if c.device == "cpu" else 1
-    run_jobs(jobs, c.op, c.backend, c.workers, ray_address=c.ray_address, gpus_per_job=gpus_per_job, on_done=finished)
+    run_jobs(
+        jobs,
+        c.op,
+        c.backend,
+        c.workers,
+        ray_address=c.ray_address,
+        gpus_per_job=gpus_per_job,
+        on_done=finished,
+        evaluate=deps.judge,
+    )
     return {"results": [Evaluation(eval=paths[i]) for i in range(len(jobs))]}
 
 

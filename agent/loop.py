@@ -20,6 +20,7 @@ from agent.stopping import USER_STOP, stop_reason
 from kernels import registry
 from kernels import target as targets
 from tools.env import collect_environment
+from tools.evaluator.records import EvalRecord
 from tools.paths import default_candidate, record_path, resolve_path
 from tools.runfolder import RUN_FILE, RUNS_DIR, RunFolder, new_run_id, now
 from tools.workspace import Workspace
@@ -55,8 +56,11 @@ def optimize(
     on_iteration: Callable[[dict], None] | None = None,
     stop_requested: list[bool] | None = None,
     run_id: str | None = None,
+    judge: Callable[..., EvalRecord] | None = None,
 ) -> dict:
-    """Run the loop from the kernel's current source; returns the final run.json."""
+    """Run the loop from the kernel's current source; returns the final run.json.
+
+    `judge` stands in for tools.evaluator.evaluate (tests replay recorded records with it)."""
     registry.spec(config.op)
     kernel_file = _kernel_file(config)
     run_id = run_id or new_run_id(config.op, config.backend)
@@ -82,7 +86,7 @@ def optimize(
         workspace=workspace.to_dict(relative_to=folder.path),
     )
     folder.event("run_start", run_id=run_id, op=config.op, backend=config.backend, policy=config.policy)
-    return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=True)
+    return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=True, judge=judge)
 
 
 def resume(
@@ -91,6 +95,7 @@ def resume(
     policy: Policy | None = None,
     on_iteration: Callable[[dict], None] | None = None,
     stop_requested: list[bool] | None = None,
+    judge: Callable[..., EvalRecord] | None = None,
 ) -> dict:
     """Continue a run that was stopped or killed, from its last checkpoint."""
     folder = RunFolder.open(runs_dir, run_id)
@@ -106,7 +111,7 @@ def resume(
     targets.select(config.target)
     folder.update_run(status="running")
     folder.event("run_resume", run_id=run_id)
-    return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=False)
+    return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=False, judge=judge)
 
 
 def _run(
@@ -117,6 +122,7 @@ def _run(
     on_iteration: Callable[[dict], None] | None,
     stop_requested: list[bool] | None,
     fresh: bool,
+    judge: Callable[..., EvalRecord] | None = None,
 ) -> dict:
     deps = Deps(
         config=config,
@@ -125,6 +131,7 @@ def _run(
         workspace=workspace,
         stop_requested=stop_requested if stop_requested is not None else [False],
         on_iteration=on_iteration,
+        **({"judge": judge} if judge is not None else {}),
     )
     thread = {"configurable": {"thread_id": folder.run_id}, "recursion_limit": RECURSION_LIMIT}
     with closing(sqlite3.connect(str(folder.checkpoints), check_same_thread=False)) as connection:

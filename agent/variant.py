@@ -2,7 +2,7 @@
 
 A kernel developer's quickest A/B is one setting flipped (rope's `copy_tiles=True`) against
 the shipped file. The variant is the same source with only the CONFIG literal rewritten (the
-edit the search policy makes), saved under runs/variants/ by content hash, and evaluated as a
+edit the search policy makes), saved under runs/variants/ (or the --runs-dir given) by content hash, and evaluated as a
 candidate: what was timed is a file, not a hidden parameter.
 """
 

@@ -56,11 +56,17 @@ def run_jobs(
     ray_address: str | None = None,
     gpus_per_job: float = 1.0,
     on_done: Callable[[int, EvalRecord], None] | None = None,
+    evaluate: Callable[..., EvalRecord] | None = None,
 ) -> list[EvalRecord]:
-    """Each job's record, in the jobs' order; at most `workers` evaluations at a time."""
+    """Each job's record, in the jobs' order; at most `workers` evaluations at a time.
+
+    `evaluate` (default: the judge, tools.evaluator.evaluate) runs the jobs in turn in this process; Ray's
+    workers always run the judge.
+    """
     done = on_done or (lambda index, record: None)
     if workers <= 1 or len(jobs) <= 1:
-        from tools.evaluator.evaluate import evaluate
+        if evaluate is None:
+            from tools.evaluator.evaluate import evaluate
 
         records = []
         for i, job in enumerate(jobs):

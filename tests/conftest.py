@@ -1,4 +1,4 @@
-"""Shared pytest set-up: GPU tests skip cleanly without a GPU; the suite keeps its temporary files to itself.
+"""Shared pytest set-up: GPU tests skip cleanly without a GPU; the suite keeps its files to itself.
 
 Temporary files. The session makes one folder in the temp directory, points TMPDIR (and Python's
 `tempfile`) at it for itself and every process it starts, and removes it at the end, so a run
@@ -7,12 +7,18 @@ kept on purpose: pytest's own tmp_path folders, torch.compile's cache and the ru
 (tools/evaluator/confine.py keeps one per kernel file's content). A scratch folder, a copied cache, a library's
 temporary source file: each is named, and the run fails. Entries that appeared directly in the real
 temp directory meanwhile are listed too (they fail the run in CI, where nothing else writes there).
+
+The checkout. The session also fails on any untracked or gitignored file of the git checkout it runs in that a
+test created or changed (`agent eval --set` once left runs/variants/ there, which `git status` does not show):
+git's list of those paths, with each file's size and mtime, is taken before and after. Python's, pytest's and
+ruff's caches are left out, as is the CPU-seconds plugin's output (tests/pytest_cpu.py).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -21,6 +27,56 @@ import torch
 
 TMP_KEY = pytest.StashKey[tuple[Path, Path, set[str], str | None]]()
 LEFT_KEY = pytest.StashKey[tuple[Path, list[str], list[str]]]()
+CHECKOUT_KEY = pytest.StashKey[tuple[Path, dict[str, tuple]]]()
+WROTE_KEY = pytest.StashKey[list[str]]()
+# Written by running Python, pytest and ruff themselves, or asked for by the one running the suite.
+OWN_FILES = ("__pycache__", ".pytest_cache", ".ruff_cache", "pytest-cpu.jsonl")
+
+
+def checkout_root(start: Path) -> Path | None:
+    """The git checkout `start` is in; None outside one (or without git)."""
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"], cwd=start, capture_output=True, text=True, timeout=60
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return Path(done.stdout.strip()) if done.returncode == 0 else None
+
+
+def checkout_state(root: Path) -> dict[str, tuple]:
+    """Every path git calls untracked or ignored (files inside an ignored folder one by one), with git's status
+    and the file's size and mtime: two states differ where a file was written. Tracked files are left to
+    `git status`, which shows a change to them anyway, so a person may edit the checkout while the suite runs."""
+    listed = subprocess.run(
+        ["git", "status", "--porcelain=v1", "-z", "--ignored=matching", "--untracked-files=all"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout.split("\0")
+    state: dict[str, tuple] = {}
+    for entry in filter(None, listed):
+        status, name = entry[:2], entry[3:]
+        if status not in ("??", "!!"):
+            continue
+        paths = [name]
+        if name.endswith("/"):  # an ignored or untracked folder: its files
+            paths = [
+                str((Path(folder) / file).relative_to(root))
+                for folder, _, files in os.walk(root / name)
+                for file in files
+            ] or [name]
+        for path in paths:
+            if any(part in OWN_FILES for part in Path(path).parts):
+                continue
+            try:
+                stat = (root / path).stat()
+                state[path] = (status, stat.st_size, stat.st_mtime_ns)
+            except OSError:  # deleted: still a change
+                state[path] = (status, None, None)
+    return state
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -41,6 +97,9 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["TMPDIR"] = str(root)
     tempfile.tempdir = None  # recomputed from TMPDIR on next use
     config.stash[TMP_KEY] = (real, root, before, previous)
+    checkout = checkout_root(config.rootpath)
+    if checkout is not None:
+        config.stash[CHECKOUT_KEY] = (checkout, checkout_state(checkout))
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the xdist_group marks
@@ -137,11 +196,22 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     tempfile.tempdir = None
     appeared = sorted(set(os.listdir(real)) - before - {root.name})
     session.config.stash[LEFT_KEY] = (real, left, appeared)
-    if (left or (appeared and os.environ.get("CI"))) and session.exitstatus == pytest.ExitCode.OK:
+    wrote = []
+    if CHECKOUT_KEY in session.config.stash:
+        checkout, state = session.config.stash[CHECKOUT_KEY]
+        after = checkout_state(checkout)
+        wrote = sorted(path for path in state.keys() | after.keys() if state.get(path) != after.get(path))
+    session.config.stash[WROTE_KEY] = wrote
+    if (left or wrote or (appeared and os.environ.get("CI"))) and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    wrote = config.stash.get(WROTE_KEY, [])
+    if wrote:
+        terminalreporter.write_line(
+            f"FAILED: the suite wrote {len(wrote)} file(s) in the checkout: {', '.join(wrote[:20])}", red=True
+        )
     if LEFT_KEY not in config.stash:
         return
     real, left, appeared = config.stash[LEFT_KEY]

@@ -13,7 +13,7 @@ CONFTEST = Path(__file__).with_name("conftest.py")
 REPO = Path(__file__).resolve().parents[1]
 
 
-def inner_run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, body: str) -> pytest.RunResult:
+def inner_run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, body: str, *args: str) -> pytest.RunResult:
     """One test with `body` under this suite's conftest, in a pytest of its own (no xdist workers)."""
     pytester.makeconftest(CONFTEST.read_text())
     pytester.makepyfile(test_inner=f"import tempfile\nfrom pathlib import Path\n\n\ndef test_inner():\n{body}\n")
@@ -24,7 +24,7 @@ def inner_run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, body: 
     temp.mkdir()
     monkeypatch.setenv("TMPDIR", str(temp))
     return pytester.runpytest_subprocess(
-        "-p", "no:xdist", "-p", "no:hypothesispytest", "-p", "no:cacheprovider", "-q", "-s", timeout=300
+        "-p", "no:xdist", "-p", "no:hypothesispytest", "-p", "no:cacheprovider", "-q", "-s", *args, timeout=300
     )
 
 
@@ -46,3 +46,43 @@ def test_a_run_that_cleans_up_passes_and_its_temp_folder_is_gone(pytester, monke
     (line,) = [line for line in result.outlines if line.startswith("TEMP ")]
     session_folder = Path(line.split(" ", 1)[1])
     assert session_folder.name.startswith("kw-tests-") and not session_folder.exists()
+
+
+def _git_checkout(pytester: pytest.Pytester) -> Path:
+    """A git checkout with one commit inside the inner run's folder, ignoring /runs/ as the project does: the
+    inner run's root (--rootdir), apart from the files pytester itself writes beside it."""
+    import subprocess
+
+    path = pytester.mkdir("checkout")
+    (path / ".gitignore").write_text("/runs/\n")
+    for command in (["init", "-q"], ["add", ".gitignore"], ["-c", "user.name=u", "-c", "user.email=u@e.invalid",
+                    "commit", "-q", "-m", "start"]):  # fmt: skip
+        subprocess.run(["git", *command], cwd=path, check=True, capture_output=True)
+    return path
+
+
+def _rooted(pytester: pytest.Pytester, checkout: Path) -> tuple[str, str]:
+    """The inner run rooted in `checkout`, still loading the conftest beside it (above the root)."""
+    return f"--rootdir={checkout}", f"--confcutdir={pytester.path}"
+
+
+def test_a_run_that_writes_a_gitignored_file_in_the_checkout_fails_and_names_it(pytester, monkeypatch):
+    checkout = _git_checkout(pytester)
+    body = (
+        '    Path("checkout/runs/variants").mkdir(parents=True)\n'
+        '    Path("checkout/runs/variants/v.py").write_text("x")'
+    )
+    result = inner_run(pytester, monkeypatch, body, *_rooted(pytester, checkout))
+    result.assert_outcomes(passed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*the suite wrote 1 file(s) in the checkout: runs/variants/v.py*"])
+
+
+def test_a_run_that_writes_nothing_in_its_checkout_passes(pytester, monkeypatch):
+    checkout = _git_checkout(pytester)
+    (checkout / "runs").mkdir()
+    (checkout / "runs" / "old.json").write_text("{}")  # there before the run: not the run's doing
+    result = inner_run(pytester, monkeypatch, '    Path(tempfile.gettempdir(), "scratch").mkdir()\n'
+                       '    Path(tempfile.gettempdir(), "scratch").rmdir()', *_rooted(pytester, checkout))  # fmt: skip
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()
+    assert "in the checkout" not in result.stdout.str()

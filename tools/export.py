@@ -320,6 +320,27 @@ def _misled(rounds: list[dict]) -> list[str]:
     return lines
 
 
+def _reflections(folder: RunFolder, rounds: list[dict], policy: str) -> list[str]:
+    """What each step taught: for the search policy, recomputed from its decisions (tools/lessons.py), one line
+    per step that taught something; for the llm policy, the model's own reflections, those it wrote."""
+    if policy == "search":
+        from tools.lessons import lesson
+
+        lines = [
+            f"- Iteration {r['label']}: {text}"
+            for r in rounds
+            if r["decision"] and (text := lesson(r["event"].rationale, r["rule"], r["decision"].get("reason", "")))
+        ]
+        return lines or ["- No step taught anything the decisions above do not say."]
+    lines = []
+    for iteration in folder.iterations():
+        path = folder.reflection(iteration)
+        text = path.read_text().strip() if path.exists() else ""
+        if text:
+            lines += [f"### Iteration {iteration}", "", text, ""]
+    return lines[:-1] or ["- No reflection was written."]
+
+
 def reflection_markdown(folder: RunFolder) -> str:
     run = folder.read_json(RUN_FILE)
     config, env = run["config"], run.get("environment", {})
@@ -357,10 +378,7 @@ def reflection_markdown(folder: RunFolder) -> str:
         "- Nothing beat the starting kernel."
     ]
     lines += ["", "## What misled it", "", *_misled(rounds)]
-    lines += ["", "## Reflections", ""]
-    for iteration in folder.iterations():
-        if folder.reflection(iteration).exists():
-            lines += [f"### Iteration {iteration}", "", folder.reflection(iteration).read_text().strip(), ""]
+    lines += ["", "## Reflections", "", *_reflections(folder, rounds, config["policy"]), ""]
     lines += ["## Measured results", ""]
     if start and best:
         start_scope, best_scope = _scope_of(start), _scope_of(best)

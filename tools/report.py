@@ -21,6 +21,11 @@ CPU_NOTE = (
     "the evaluator; they are not performance figures."
 )
 GPU_ONLY_NOTE = "Left out, as only a GPU measures them: graph µs/call, bound, % of copy, vs compile, vs liger."
+ERROR_NOTE = (
+    "max err (/tol): the largest |out - ref| of any check (seeds, hazard rows of huge and tiny values), so it grows "
+    "with the values; in brackets, the largest |out - ref| / |ref| over the dtype's relative tolerance (bf16 2^-7, "
+    "fp16 2^-10, fp32 1e-5), where 1 is the limit: 0.50 is one rounding of the exact result."
+)
 
 
 def _fmt(value: float | None, spec: str, suffix: str = "") -> str:
@@ -53,6 +58,39 @@ def _vs(b: ShapeBenchmark | None, scope: str | None, against: str) -> str:
     return _fmt(ratio.median if ratio else None, ".2f", "x")
 
 
+def relative_tolerance(op: str, dtype: str) -> float | None:
+    """The loosest relative tolerance of the op's outputs in `dtype` (kernels/spec.py); None for an unknown op."""
+    from kernels import registry
+    from kernels.spec import DTYPES
+
+    try:
+        spec = registry.spec(op)
+        torch_dtype = DTYPES[dtype]
+        return max(spec.tolerance(torch_dtype, output).rtol for output in spec.outputs) or None
+    except (KeyError, ValueError):
+        return None
+
+
+def error_over_tolerance(checks: list[ShapeCorrectness], rtol: float | None) -> str:
+    """The worst check's relative error as a fraction of the tolerance, `0.42`; `-` without both.
+
+    The spec admits |out - ref| <= atol + rtol * |ref|, and the record keeps max |out - ref| / max(|ref|, atol):
+    over rtol, that is never below the fraction of the tolerance used, so up to 1.00 is within it.
+    """
+    errors = [c.max_rel_err for c in checks if c.max_rel_err == c.max_rel_err]  # NaN: not measured
+    if not errors or not rtol:
+        return "-"
+    worst = max(errors) / rtol
+    return "inf" if worst == float("inf") else f"{worst:.2f}" if worst < 100 else f"{worst:.1e}"
+
+
+def _error(checks: list[ShapeCorrectness], rtol: float | None) -> str:
+    """'1.8e+01 (0.50)': the worst absolute error, and in brackets the worst relative one against the tolerance."""
+    worst = _fmt(max((c.max_abs_err for c in checks), default=None), ".1e")
+    fraction = error_over_tolerance(checks, rtol)
+    return worst if fraction == "-" else f"{worst} ({fraction})"
+
+
 def shape_rows(record: EvalRecord) -> list[dict[str, str]]:
     """One row per (shape, dtype): status, worst error over seeds, both scopes' times, the decision scope's ratios."""
     checks: dict[tuple[str, str], list[ShapeCorrectness]] = defaultdict(list)
@@ -76,7 +114,7 @@ def shape_rows(record: EvalRecord) -> list[dict[str, str]]:
                 "shape": key[0],
                 "dtype": key[1],
                 "status": status,
-                "max_err": _fmt(max((r.max_abs_err for r in runs), default=None), ".1e"),
+                "max_err": _error(runs, relative_tolerance(record.op, key[1])),
                 "eager_us": _us(b, "eager"),
                 "graph_us": _us(b, "graph"),
                 "bound": (b.bound() or "-") if b else "-",
@@ -101,7 +139,7 @@ def columns(record: EvalRecord) -> dict[str, str]:
         "shape": "shape",
         "dtype": "dtype",
         "status": "status",
-        "max_err": "max err",
+        "max_err": "max err (/tol)",
         "eager_us": "eager µs/call",
         "graph_us": "graph µs/call",
         "bound": "bound",

@@ -56,6 +56,15 @@ def load_run(run_id: str) -> data.RunData | None:
     return _load_run(str(path), data.run_stamp(path))
 
 
+def shown_path(path: Path) -> str:
+    """`path` relative to the working directory where it is inside it (examples/runs), else as it is: the page
+    (and a screenshot of it) names no more of the machine than it needs to."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve())) or "."
+    except ValueError:
+        return str(path)
+
+
 def query_int(name: str, default: int | None = None) -> int | None:
     value = st.query_params.get(name)
     try:
@@ -74,7 +83,7 @@ def sidebar(current: data.RunData | None = None, iteration: int | None = None) -
     """Links to the runs, the open run and its iterations, so every page is one click from the others."""
     with st.sidebar:
         st.markdown("### Kernel workbench")
-        st.caption(f"runs from `{runs_dir()}`")
+        st.caption(f"runs from `{shown_path(runs_dir())}`")
         st.page_link(RUNS_PAGE, label="All runs", icon=":material/list:")
         if current is None:
             return
@@ -113,6 +122,32 @@ def when(stamp: str | None) -> str:
 
 def number(value: float | None, spec: str, suffix: str = "") -> str:
     return "-" if value is None else f"{value:{spec}}{suffix}"
+
+
+# Streamlit wraps a text cell only in rows taller than 4rem (64 px): three lines of 14 px text.
+WRAPPING_ROW_HEIGHT = 66
+
+
+def shown_columns(table, hide=()) -> list[str]:
+    """The columns of `table` (a DataFrame) worth a place at 1400 px: not in `hide`, not empty in every row, and
+    `status` only where some row is not ok. st.dataframe's column_order; the data (and the CSV) keep them all."""
+    shown = []
+    for name in table.columns:
+        values = table[name].dropna()
+        if name in hide or values.empty or (name == "status" and set(values) <= {"ok"}):
+            continue
+        shown.append(name)
+    return shown
+
+
+def shape_table_columns(columns) -> dict:
+    """column_config of a per-shape table (ui/data.py: best_shape_table) sized so that it fits at 1400 px."""
+    widths = {"shape": 155, "dtype": 45, "bound": 55, "status": 60}
+    config = {}
+    for name, spec in data.number_formats(columns).items():
+        width = 55 if name.endswith("±") else 110 if name.startswith("% of copy") else 90 if name[:3] == "vs " else 85
+        config[name] = st.column_config.NumberColumn(format=spec, width=width)
+    return config | {name: st.column_config.TextColumn(width=w) for name, w in widths.items() if name in columns}
 
 
 def number_columns(columns, **extra) -> dict:

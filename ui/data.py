@@ -281,10 +281,26 @@ class IterationRow:
     scope: str | None = None  # the decision scope of its record: graph or eager
     gbps_by_scope: dict[str, float] = field(default_factory=dict)
     vs_start_by_scope: dict[str, float] = field(default_factory=dict)
+    vs_best_by_scope: dict[str, float] = field(default_factory=dict)
+    shapes_timed: int = 0  # (shape, dtype) pairs timed in its decision scope
+    shapes_planned: int = 0  # (shape, dtype) pairs the run times; more than timed: stopped early
 
     @property
     def suffix(self) -> str:
         return candidate_suffix(self.index)
+
+    @property
+    def partial(self) -> bool:
+        """Timed on some of the run's shapes only (stopped at the first shape slower beyond noise, or failed
+        there): its medians are of other shapes than a full evaluation's, so they are not shown beside them."""
+        return 0 < self.shapes_timed < self.shapes_planned
+
+    @property
+    def shapes_text(self) -> str | None:
+        """'3 of 18, partial', '18 of 18'; None when nothing was timed."""
+        if not self.shapes_timed:
+            return None
+        return f"{self.shapes_timed} of {self.shapes_planned}" + (", partial" if self.partial else "")
 
     @property
     def label(self) -> str:
@@ -313,6 +329,18 @@ def vs_start(record: EvalRecord | None, start: EvalRecord | None, scope: str | N
             if (r := _result(b, scope)) and (b.shape, b.dtype) in before and r.candidate.median_us
         ]
     )
+
+
+def shape_counts(record: EvalRecord | None) -> tuple[int, int]:
+    """(shapes timed in the decision scope, shapes planned), both as (shape, dtype) pairs; (0, 0) without a record."""
+    if record is None:
+        return 0, 0
+    scope = record.decision_scope() or next(
+        (s for s in DECISION_ORDER if any(_result(b, s) for b in record.benchmark)), None
+    )
+    timed = len({(b.shape, b.dtype) for b in record.benchmark if _result(b, scope)})
+    planned = len(record.shapes) * max(1, len(record.dtypes))
+    return timed, max(planned, timed)
 
 
 def _by_scope(record: EvalRecord | None, value) -> dict[str, float]:
@@ -357,6 +385,7 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
             else:
                 outcome = "evaluating" if record is not None or (iteration, index) in started else "proposed"
                 reason = record.message if record else "not evaluated yet"
+            timed, planned = shape_counts(record)
             rows.append(
                 IterationRow(
                     iteration=iteration,
@@ -377,6 +406,9 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
                     scope=record.decision_scope() if record else None,
                     gbps_by_scope=_by_scope(record, median_gbps),
                     vs_start_by_scope=_by_scope(record, lambda r, s: vs_start(r, start, s)),
+                    vs_best_by_scope=_by_scope(record, lambda r, s: r.geomean_speedup("incumbent", s)),
+                    shapes_timed=timed,
+                    shapes_planned=planned,
                 )
             )
     return rows
@@ -412,25 +444,49 @@ def common_scope(rows: list[IterationRow]) -> str | None:
     return scopes.pop() if len(scopes) == 1 else None
 
 
+TRIED_CHARS = 140  # what a three-line cell of the iterations table holds
+
+
+def tried(rationale: str) -> str:
+    """What a candidate tried, short: its change and where it came from, without the why that follows
+    (the search's "threads 256 -> 512: catalogue design 'wide blocks': 512 threads, ..."); the whole text
+    is on the iteration's page."""
+    parts = (rationale or "").strip().split(": ")
+    text = ": ".join(parts[:2]) if len(parts) > 2 and parts[1].startswith("catalogue design") else parts[0]
+    text = text if len(parts) > 1 else (rationale or "").strip()
+    text = text.splitlines()[0] if text else ""
+    return text if len(text) <= TRIED_CHARS else text[: TRIED_CHARS - 1] + "…"
+
+
 def iteration_table(rows: list[IterationRow]) -> list[dict]:
-    """The run page's iterations: speed of each candidate's decision scope, the scope named in the titles."""
+    """The run page's iterations: what each tried, what decided it, and its speed, the scope named in the titles.
+
+    `vs best` is what the acceptance rule weighed: the geomean over the shapes timed of the judge's per-round
+    ratios against the best of its time. A candidate stopped early (`shapes timed` says partial) has only that:
+    its median GB/s, % of copy and ratios to the start and to torch would be of other shapes than the rest.
+    """
     scope = common_scope(rows) or "decision scope"
-    return [
-        {
-            "iteration": r.label,
-            "outcome": r.outcome,
-            "rule": r.rule,
-            "scope": scope_label(r.scope) if r.scope else None,
-            f"median GB/s ({scope})": r.median_gbps,
-            f"% of copy ({scope})": 100 * r.median_fraction_of_copy if r.median_fraction_of_copy else None,
-            f"vs best ({scope})": r.geomean_vs_best,
-            f"vs start ({scope})": r.geomean_vs_start,
-            f"vs torch ({scope})": r.geomean_vs_torch,
-            "change": r.rationale,
-            "decision": r.reason,
-        }
-        for r in rows
-    ]
+    table = []
+    for r in rows:
+        full = not r.partial
+        table.append(
+            {
+                "iteration": r.label,
+                "outcome": r.outcome,
+                "verdict": f"{r.outcome}: {r.rule}" if r.rule and r.outcome in ("rejected", "failed") else r.outcome,
+                "what it tried": tried(r.rationale),
+                "shapes timed": r.shapes_text,
+                f"vs best ({scope})": r.geomean_vs_best,
+                f"median GB/s ({scope})": r.median_gbps if full else None,
+                f"% of copy ({scope})": 100 * r.median_fraction_of_copy if full and r.median_fraction_of_copy else None,
+                f"vs start ({scope})": r.geomean_vs_start if full else None,
+                f"vs torch ({scope})": r.geomean_vs_torch if full else None,
+                "scope": scope_label(r.scope) if r.scope else None,
+                "rule": r.rule,
+                "decision": r.reason,
+            }
+        )
+    return table
 
 
 # ---------------------------------------------------------------------------------------------- levels for the chart

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent.commands.options import BACKENDS, OPERATORS, baselines, common, selected_baselines
+from agent.commands.options import BACKENDS, OPERATORS, baselines, common, runs_dir, selected_baselines
 from agent.commands.show import make_console, make_progress, print_record
 from kernels.backends import backend as backend_of
 from tools.evaluator.records import KernelSource
@@ -25,7 +25,7 @@ def add_arguments(p) -> None:
         action="append",
         metavar="KEY=VALUE",
         help="evaluate the kernel file with this CONFIG value changed (repeatable), e.g. --set copy_tiles=True; "
-        "the variant is saved under runs/variants/",
+        "the variant is saved under RUNS_DIR/variants/",
     )
     p.add_argument(
         "--profile",
@@ -46,6 +46,7 @@ def add_arguments(p) -> None:
         help="write each generated kernel source there (without a GPU: TileLang's programs lowered to CUDA)",
     )
     baselines(p, "eager; torch.compile adds ~25 s, so `agent bench` times it, or --baselines eager compiled")
+    runs_dir(p)
     common(p)
 
 
@@ -64,19 +65,29 @@ def run(args) -> int:
         base = Path(args.candidate) if args.candidate else default_candidate(args.op, args.backend)
         if base is None:
             raise ValueError("--set changes a kernel file's CONFIG; the torch backend has none")
-        args.candidate = str(write_variant(base, args.set, args.op, args.backend))
+        args.candidate = str(write_variant(base, args.set, args.op, args.backend, Path(args.runs_dir) / "variants"))
         console.print(f"{base} with {', '.join(args.set)}: written to {args.candidate}")
     if args.against and not Path(args.against).is_file():
         raise ValueError(f"--against {args.against}: no such kernel file")
     if args.backend != "torch" and not torch.cuda.is_available() and args.device != "cpu":
         return _explain_without_gpu(args, console)
+    from agent.cpu_shapes import choose
+    from agent.installed import require
+    from kernels import registry
+
+    require(args.backend)
+
+    on_cpu = args.device == "cpu" or (args.device == "auto" and not torch.cuda.is_available())
+    choice = choose(registry.spec(args.op), args.shapes, on_cpu)
+    if choice.note:
+        console.print(f"[yellow]{choice.note}[/yellow]")
     progress, on_event = make_progress()
     with progress:
         record = evaluate(
             args.op,
             args.backend,
             args.candidate,
-            shapes=args.shapes,
+            shapes=choice.shapes,
             dtypes=tuple(args.dtypes),
             benchmark=not args.no_bench,
             profile=args.profile,

@@ -71,6 +71,9 @@ def run(args) -> int:
             "agent optimize needs a GPU: every proposal is compiled, checked and timed on the device, "
             "and PyTorch sees none here. Run it on a GPU host (python -m agent optimize ...)."
         )
+    from agent.installed import require
+
+    require(args.backend)
     if args.backend == "torch":
         choices = ", ".join(EDITABLE)
         raise ValueError(f"the torch backend is the reference, not something to optimise; pick one of {choices}")

@@ -100,7 +100,7 @@ def shape_tables(record, console) -> list:
 
 
 def print_record(record, console) -> None:
-    from tools.report import CPU_NOTE, GPU_ONLY_NOTE, liger_note, shape_rows
+    from tools.report import CPU_NOTE, ERROR_NOTE, GPU_ONLY_NOTE, liger_note, shape_rows
 
     console.print(
         f"[bold]{record.op}[{record.backend}][/bold]  {record.candidate}  "
@@ -116,6 +116,7 @@ def print_record(record, console) -> None:
     if shape_rows(record):
         for table in shape_tables(record, console):
             console.print(table)
+        console.print(f"[dim]{ERROR_NOTE}[/dim]")
     note = liger_note(record)
     if note:
         console.print(f"[yellow]{note}[/yellow]")

@@ -26,6 +26,7 @@ import statistics
 from agent.policies.base import Attempt, Proposal, ProposalContext, Reflection, ReflectionContext
 from agent.policies.catalogue import designs
 from agent.policies.source_edit import read_literal, replace_config
+from tools.lessons import lesson_of_step
 
 
 def _key(config: dict) -> tuple:
@@ -153,21 +154,6 @@ class SearchPolicy:
         yield from _predicted(best, space, keys, attempts)
 
     def reflect(self, context: ReflectionContext) -> Reflection:
-        """A factual reflection from the measurements: what changed, what it gave, what comes next."""
-        lines = [
-            f"Iteration {context.iteration}: {context.rationale}.",
-            f"Outcome: {context.outcome} ({context.message}).",
-        ]
-        if context.summary:
-            lines.append(f"Measured: {context.summary}.")
-        accepted = sum(a.outcome == "accepted" for a in context.attempts)
-        failed = sum(a.outcome == "failed" for a in context.attempts)
-        lines.append(
-            f"So far {len(context.attempts)} attempts: {accepted} accepted, {failed} failed. "
-            + (
-                "Next: continue along the winning direction."
-                if context.outcome == "accepted"
-                else "Next: the other neighbours of the best, then the catalogue."
-            )
-        )
-        return Reflection(text="\n".join(lines))
+        """What this step taught, from its decision (tools/lessons.py); empty where there is nothing to say."""
+        text = lesson_of_step(context.rationale, context.outcome, context.message)
+        return Reflection(text=f"Iteration {context.iteration}: {text}" if text else "")

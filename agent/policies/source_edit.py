@@ -41,22 +41,54 @@ def read_literal(source: str, name: str, default=_REQUIRED) -> dict:
     return value
 
 
+def _format_value(value) -> str:
+    """A literal as the kernel files write it: Python's repr, strings in double quotes."""
+    return repr(value).replace("'", '"')
+
+
 def format_literal(value: dict, one_key_per_line: bool = False) -> str:
-    items = [f"{k!r}: {v!r}".replace("'", '"') for k, v in value.items()]
+    items = [f"{_format_value(k)}: {_format_value(v)}" for k, v in value.items()]
     if one_key_per_line:
         return "{\n" + "".join(f"    {item},\n" for item in items) + "}"
     return "{" + ", ".join(items) + "}"
 
 
-def replace_config(source: str, config: dict) -> str:
-    """`source` with its CONFIG literal replaced by `config` (same keys), nothing else changed.
+def _offset(lines: list[str], lineno: int, col_bytes: int) -> int:
+    """The character offset in the joined `lines` of an AST position (1-based line, column in UTF-8 bytes)."""
+    before = sum(len(line) for line in lines[: lineno - 1])
+    return before + len(lines[lineno - 1].encode()[:col_bytes].decode())
 
-    A literal written one key per line stays so: the diff of a tuning step is then the changed
-    keys' lines, not one long line that a reviewer must compare by eye (rope's 8-key CONFIG).
+
+def _span(lines: list[str], node: ast.AST) -> tuple[int, int]:
+    return _offset(lines, node.lineno, node.col_offset), _offset(lines, node.end_lineno, node.end_col_offset)
+
+
+def replace_config(source: str, config: dict) -> str:
+    """`source` with its CONFIG literal holding `config`, nothing else changed.
+
+    With the same keys, only the values that changed are rewritten, each where it stands: the file's layout,
+    comments and quoting stay, so a change of one value is a one-line diff (a step that rewrote an 8-key
+    CONFIG onto one line was a +1 -10 diff to compare by eye). Keys added or removed rewrite the literal,
+    one key per line where it was written so.
     """
     node = _assignment(ast.parse(source), "CONFIG")
     lines = source.splitlines(keepends=True)
-    start = sum(len(line) for line in lines[: node.value.lineno - 1]) + node.value.col_offset
-    end = sum(len(line) for line in lines[: node.value.end_lineno - 1]) + node.value.end_col_offset
-    multiline = node.value.end_lineno > node.value.lineno
-    return source[:start] + format_literal(config, one_key_per_line=multiline) + source[end:]
+    literal = node.value
+    current = read_literal(source, "CONFIG")
+    keys = (
+        [k.value if isinstance(k, ast.Constant) else None for k in literal.keys]
+        if isinstance(literal, ast.Dict)
+        else []
+    )
+    if list(current) != list(config) or keys != list(current):
+        start, end = _span(lines, literal)
+        multiline = literal.end_lineno > literal.lineno
+        return source[:start] + format_literal(config, one_key_per_line=multiline) + source[end:]
+    edits = [
+        (_span(lines, value), _format_value(config[key]))
+        for key, value in zip(keys, literal.values, strict=True)
+        if config[key] != current[key] or type(config[key]) is not type(current[key])
+    ]
+    for (start, end), text in sorted(edits, reverse=True):  # from the end, so earlier offsets hold
+        source = source[:start] + text + source[end:]
+    return source

@@ -23,8 +23,7 @@ from agent.config import RunConfig
 from agent.loop import optimize, resume
 from agent.policies.llm import LLMPolicy
 from tests.agent.fake_openai import FakeOpenAI, Hangup, Reply, Stall, Status
-from tests.agent.test_loop_llm import kernel_reply
-from tests.agent.tuned_candidates import FROM_THE_TOP, TUNED_ROPE, committed_repo, cpu_config
+from tests.agent.tuned_candidates import FROM_THE_TOP, TUNED_ROPE, committed_repo, cpu_config, kernel_reply
 from tools.runfolder import RunFolder
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -39,3 +39,31 @@ def test_a_config_written_one_key_per_line_changes_only_its_keys_lines():
     ]
     # Unchanged values give back the file byte for byte (it is ruff-formatted, as the edit writes it).
     assert replace_config(source, config) == source
+
+
+def test_comments_and_layout_stay_and_only_the_changed_value_moves():
+    source = (
+        "CONFIG = {\n"
+        '    "block_rows": 64,  # rows per block: 64 fills an SM at prefill\n'
+        '    "threads": 128, "block_cols": 64,\n'
+        "    # decode\n"
+        '    "small": False,\n'
+        "}\n"
+    )
+    edited = replace_config(source, {"block_rows": 32, "threads": 128, "block_cols": 128, "small": False})
+    assert changed_lines(source, edited) == [
+        '-    "block_rows": 64,  # rows per block: 64 fills an SM at prefill',
+        '-    "threads": 128, "block_cols": 64,',
+        '+    "block_rows": 32,  # rows per block: 64 fills an SM at prefill',
+        '+    "threads": 128, "block_cols": 128,',
+    ]
+
+
+def test_a_value_after_non_ascii_text_on_its_line_is_found():
+    source = 'CONFIG = {"µs_budget": 5, "b": 2}  # µ\n'
+    assert replace_config(source, {"µs_budget": 5, "b": 3}) == 'CONFIG = {"µs_budget": 5, "b": 3}  # µ\n'
+
+
+def test_a_new_key_rewrites_the_literal_in_its_layout():
+    source = 'CONFIG = {"a": 1}\n'
+    assert replace_config(source, {"a": 1, "b": "x"}) == 'CONFIG = {"a": 1, "b": "x"}\n'

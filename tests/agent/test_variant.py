@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -66,8 +67,11 @@ def test_agent_eval_set_lowers_the_variant_without_a_gpu(tmp_path):
             "bf16",
             "--set",
             "copy_tiles=True",
+            "--runs-dir",
+            str(tmp_path),  # the variant goes under it, not into the checkout's runs/
         ],
         cwd=ROOT,
+        env={**os.environ, "COLUMNS": "400"},  # rich would break the long tmp_path over lines
         capture_output=True,
         text=True,
         timeout=300,

@@ -45,6 +45,14 @@ CHANGES_TOKENS_AT_TWO = (
 )
 
 
+def kernel_reply(delay: int, why: str, wrong: bool = False) -> str:
+    """An LLM's reply holding TUNED_ROPE at `delay` ms (its output doubled when `wrong`)."""
+    source = TUNED_ROPE.replace('CONFIG = {"delay_ms": 4}', f'CONFIG = {{"delay_ms": {delay}}}')
+    if wrong:
+        source = source.replace("    out.copy_(result)\n", "    out.copy_(result * 2)\n")
+    return f"Rationale: {why}\n\n```python\n{source}```\n"
+
+
 def cpu_config(kernel: Path, **overrides) -> RunConfig:
     """A short CPU run of the loop on a tuned candidate: one decode shape, torch backend."""
     values = dict(

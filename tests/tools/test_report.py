@@ -41,6 +41,18 @@ def timed(gpu: bool) -> EvalRecord:
     )  # fmt: skip
 
 
+def test_the_error_is_read_against_the_dtypes_tolerance():
+    record = timed(gpu=False)
+    # bf16's relative tolerance is 2**-7: one rounding (2**-8) is half of it, and 0.01 is 1.28 of it.
+    record.correctness[0].max_rel_err = 2**-8
+    assert shape_rows(record)[0]["max_err"] == "1.0e-02 (0.50)"
+    record.correctness[0].max_rel_err = 0.01
+    assert shape_rows(record)[0]["max_err"] == "1.0e-02 (1.28)"
+    record.correctness[0].max_rel_err = float("nan")  # a check that passed without measuring its error
+    assert shape_rows(record)[0]["max_err"] == "1.0e-02"
+    assert terminal_columns(record)["max_err"] == "max err (/tol)"
+
+
 def test_a_cpu_record_leaves_out_the_columns_only_a_gpu_fills():
     titles = terminal_columns(timed(gpu=False))
     assert list(titles) == ["shape", "dtype", "status", "max_err", "eager_us", "gbps", "vs_torch"]

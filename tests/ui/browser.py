@@ -164,6 +164,15 @@ def wait_rendered(driver, *texts: str, timeout: float = 30) -> None:
         raise AssertionError(f"the page shows an exception:\n{errors[0].text[:2000]}")
 
 
+def wait_until(check, what: str, timeout: float = 30) -> None:
+    """Wait until `check()` holds; AssertionError naming `what` if it never does."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} never happened")
+        time.sleep(0.2)
+
+
 def screenshot(driver, path: Path, width: int = WIDTH, height: int = HEIGHT) -> Path:
     """The whole page at `width`: the viewport grows to the page's height for the shot, then shrinks back."""
     from selenium.webdriver.common.by import By

@@ -9,6 +9,10 @@ One session-scoped folder holds three runs of the torch RoPE with a tunable dela
 - `running`: a run killed while its first proposal was being evaluated, as the UI sees a run
   in progress: run.json without its end-of-run fields, an iteration without eval.json.
 
+The first two decide by the judge's recorded records (tests/agent/recorded_judge.py), so their outcomes do
+not hinge on the CPU's timing: timed live beside other work, the search run once accepted one version, not two.
+The third runs the real judge: it only has to be killed mid-evaluation.
+
 A CPU has no CUDA graphs, so those records carry the eager scope only; `judged_root` is a folder with
 one run written by hand in the judge's schema with both scopes, as a GPU run has (tests/ui/judged.py).
 """
@@ -23,13 +27,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import openai
 import pytest
 
-from agent.loop import optimize
-from agent.policies.llm import LLMPolicy
-from tests.agent.fake_openai import FakeOpenAI
-from tests.agent.test_loop_llm import kernel_reply
+from tests.agent.recorded_judge import RecordedJudge, llm_run, search_run
 from tests.agent.tuned_candidates import TUNED_ROPE, cpu_config
 from tests.ui import judged
 
@@ -113,38 +113,17 @@ def _kill_mid_evaluation(child: subprocess.Popen, runs: Path, known: set[str]) -
     return folder.name
 
 
-def _llm_run(kernel: Path, root: Path) -> dict:
-    script = [
-        kernel_reply(2, "halve the delay"),
-        "Halving the delay paid off; try going lower.",
-        kernel_reply(1, "special-case odd head sizes (wrong on purpose)").replace(
-            "    out.copy_(result)\n", "    out.copy_(result * 2 if x.shape[-1] in (80, 96) else result)\n"
-        ),
-        "The special case broke head_dim 80 and 96; revert that.",
-    ]
-    with FakeOpenAI(script) as server:
-        client = openai.OpenAI(base_url=server.base_url, api_key="test", max_retries=0, timeout=10)
-        try:
-            policy = LLMPolicy(model="fake-model", client=client)
-            return optimize(cpu_config(kernel, policy="llm", model="fake-model", iterations=2), root, policy=policy)
-        finally:
-            client.close()
-
-
 @pytest.fixture(scope="session")
 def runs(tmp_path_factory) -> Runs:
     base = tmp_path_factory.mktemp("ui-runs")
     root = base / "runs"
     root.mkdir()
-    kernel = base / "tuned.py"
-    kernel.write_text(TUNED_ROPE)
-    # The search run alone: its last step (2 -> 1 ms) must stand out of the noise. Side by side with
-    # another run on a 2-core machine it was once judged "within the noise".
-    searched = optimize(cpu_config(kernel), runs_dir=root)
+    judge = RecordedJudge()
+    searched = search_run(base / "search", root, judge)
     # The run to kill reaches its slow evaluation (where it only sleeps) while the llm run runs here.
     child = _start_run_to_kill(base, root)
     try:
-        asked = _llm_run(kernel, root)
+        asked = llm_run(base / "llm", root, judge)
         running = _kill_mid_evaluation(child, root, {searched["run_id"], asked["run_id"]})
     finally:
         if child.poll() is None:

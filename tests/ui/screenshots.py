@@ -1,15 +1,18 @@
 """Screenshots of the review UI over the committed example runs, for docs/screenshots/.
 
-Usage: python -m tests.ui.screenshots [--runs examples/runs] [--out docs/screenshots] [--width 1440 --height 900]
+Usage: python -m tests.ui.screenshots [--runs examples/runs] [--out docs/screenshots] [--width 1400 --height 900]
 
-Starts `agent ui --runs RUNS` on a free 127.0.0.1 port, opens three pages in headless Chromium (Debian's
+Starts `agent ui --runs RUNS` on a free 127.0.0.1 port, opens the pages in headless Chromium (Debian's
 `chromium` and `chromium-driver`, and `selenium`) and saves each, full page, at a laptop-sized window:
 
-    runs.png                      the runs page
-    run-rope-tilelang.png         the run page of the 20-iteration rope tilelang run (chart, iterations, best version)
-    run-rope-tilelang-tooltip.png the chart's tooltip over iteration 16, rejected above the copy roofline's median
-                                  (the window as it is, not the whole page: growing it would end the hover)
-    iteration-rope-tilelang-7.png its accepted iteration 7 (copied tiles), on the Diff tab
+    runs.png                          the runs page
+    run-rms_norm-maca_cpp.png         the run page of the judged rms_norm[maca_cpp] run: the chart of what decided
+                                      each candidate (its ratio to the best; those stopped early hollow, 3/18),
+                                      the iterations, the best version per shape
+    run-rms_norm-maca_cpp-gbps.png    the same page on median GB/s: full evaluations only, the others dotted
+    run-rms_norm-maca_cpp-tooltip.png the chart's tooltip over iteration 2, stopped early after 3 of 18 shapes
+                                      (the window as it is, not the whole page: growing it would end the hover)
+    iteration-rms_norm-maca_cpp-3.png its accepted iteration 3 (vec 8 -> 4), on the Diff tab
 
 Each shot waits until Streamlit has finished the page (no "Running..." widget, the expected text shown).
 The server and the browser are stopped at the end, also on errors.
@@ -28,11 +31,15 @@ from tools.runfolder import list_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 
-RUN = "20261129-173941-rope-tilelang-8872"  # 20 iterations; 2 and 7 were accepted
-ITERATIONS = 20
-ACCEPTED = 7
-HOVERED = 16  # rejected, its median GB/s above the copy roofline's: the tooltip says by which rule
-CHANGED = '"copy_tiles": True, "small_block_rows"'  # a piece of the diff's added CONFIG line
+RUN = (
+    "20261202-052242-rms_norm-maca_cpp-9210"  # judged on an H200: 10 iterations, iteration 3 accepted, 9 stopped early
+)
+NAME = "rms_norm-maca_cpp"
+ITERATIONS = 10
+ACCEPTED = 3
+HOVERED = 2  # rejected after 3 of 18 shapes: 1.15x the best on those, one of them slower beyond noise
+CHANGED = '"vec": 4, "rows_per_block"'  # a piece of the diff's added CONFIG line
+WIDTH = 1400
 
 
 def _wait(driver, check, what: str, timeout: float = 30) -> None:
@@ -66,7 +73,7 @@ def hover(driver, points: str, iteration: int) -> None:
     def shown() -> str:
         return " ".join(e.text for e in driver.find_elements(By.CSS_SELECTOR, "#vg-tooltip-element.visible"))
 
-    _wait(driver, lambda: "rule" in shown(), "the tooltip")
+    _wait(driver, lambda: "shapes timed" in shown(), "the tooltip")
 
 
 def _optimise(path: Path) -> None:
@@ -101,22 +108,30 @@ def take(runs: Path, out: Path, width: int, height: int) -> list[Path]:
                 _wait(driver, lambda: _count(driver, '[data-testid="stDataFrame"] canvas') > 0, "the runs table")
                 shoot("runs.png")
 
-                # 2. The run page: metrics, the speed chart with one point per candidate, the tables.
+                # 2. The run page: metrics, the chart of what decided each candidate, the tables.
                 driver.get(f"{url}/run?{urlencode({'run': RUN})}")
-                chrome.wait_rendered(driver, "rope[tilelang] · search policy", "Environment and configuration")
+                chrome.wait_rendered(driver, "rms_norm[maca_cpp] · search policy", "Environment and configuration")
                 points = '[data-testid="stVegaLiteChart"] g.mark-symbol.role-mark path'
                 _wait(driver, lambda: _count(driver, points) > ITERATIONS, f"{ITERATIONS + 1} points in the chart")
-                shoot("run-rope-tilelang.png")
+                shoot(f"run-{NAME}.png")
                 hover(driver, points, HOVERED)
-                tooltip = out / "run-rope-tilelang-tooltip.png"
+                tooltip = out / f"run-{NAME}-tooltip.png"
                 driver.save_screenshot(str(tooltip))
                 _optimise(tooltip)
                 shots.append(tooltip)
 
-                # 3. The accepted iteration: its verdict, commit and the diff (the first tab).
+                # 3. The same chart over the whole set of shapes: the two full evaluations as points.
+                from selenium.webdriver.common.by import By
+
+                driver.find_element(By.XPATH, '//button[contains(normalize-space(.), "median GB/s")]').click()
+                _wait(driver, lambda: _count(driver, points) == 2, "the two full evaluations as points")
+                chrome.wait_rendered(driver, "Environment and configuration")
+                shoot(f"run-{NAME}-gbps.png")
+
+                # 4. The accepted iteration: its verdict, commit and the diff (the first tab).
                 driver.get(f"{url}/iteration?{urlencode({'run': RUN, 'iteration': ACCEPTED})}")
                 chrome.wait_rendered(driver, f"Iteration {ACCEPTED}", "Accepted.", CHANGED)
-                shoot(f"iteration-rope-tilelang-{ACCEPTED}.png")
+                shoot(f"iteration-{NAME}-{ACCEPTED}.png")
             finally:
                 driver.quit()
     return shots
@@ -126,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=Path, default=ROOT / "examples" / "runs", help="folder of run folders")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots", help="where the PNGs go")
-    parser.add_argument("--width", type=int, default=chrome.WIDTH)
+    parser.add_argument("--width", type=int, default=WIDTH)
     parser.add_argument("--height", type=int, default=chrome.HEIGHT, help="the least height; long pages grow")
     args = parser.parse_args(argv)
     for path in take(args.runs.resolve(), args.out.resolve(), args.width, args.height):

@@ -43,7 +43,9 @@ def test_runs_page_lists_runs_newest_first_and_filters_them(runs):
     at = open_page(runs.root)
     assert at.title[0].value == "Runs"
     table = at.dataframe[0].value
-    assert list(table["run"]) == sorted([runs.search, runs.llm, runs.running], reverse=True)
+    # Newest first (the order itself is tested on stamps written by hand: tests/ui/test_data.py).
+    assert set(table["run"]) == {runs.search, runs.llm, runs.running}
+    assert list(table["started"]) == sorted(table["started"], reverse=True)
     for column in ("op", "backend", "policy", "model", "started", "iterations", "accepted", "best speedup"):
         assert column in table.columns
     assert {"best % of copy", "status", "scope"} <= set(table.columns)
@@ -78,6 +80,13 @@ def test_run_page_has_chart_iterations_best_version_downloads_and_environment(ru
     assert {"start GB/s (eager)", "best GB/s (eager)", "best % of copy (eager)"} <= set(metrics)
 
     spec, frames, selections = chart(at)
+    # By default what decided each candidate: its ratio to the best of its time; the start is the first best.
+    assert "vs the best of its time, shapes timed, eager scope" in json.dumps(spec) and "pick" in selections
+    decided = next(f for f in frames if "outcome" in f.columns)
+    assert decided["value"][0] == 1.0 and decided["value"][1] < 1 < decided["value"][2]
+    assert not decided["partial"].any() and set(decided["shapes"]) == {"1 of 1"}
+    at.button_group(key="metric").set_value("gbps").run()
+    spec, frames, selections = chart(at)
     assert "median GB/s over shapes, eager scope" in json.dumps(spec) and "pick" in selections
     assert "Speed per iteration, eager scope" in texts(at.subheader)
     assert [b.key for b in at.button_group] == ["metric"]  # one scope: no scope control
@@ -103,6 +112,8 @@ def test_run_page_has_chart_iterations_best_version_downloads_and_environment(ru
     assert list(iterations.value["outcome"]) == ["baseline", "rejected", "accepted", "accepted"]
     assert iterations.value["rule"][1] == "a shape slower beyond noise"
     assert list(iterations.value["scope"]) == ["eager"] * 4 and "median GB/s (eager)" in iterations.value.columns
+    assert list(iterations.value["verdict"])[:2] == ["baseline", "rejected: a shape slower beyond noise"]
+    assert list(iterations.value["what it tried"])[1] == "delay_ms 4 -> 8"
     assert "Best version: iteration 3" in texts(at.subheader)
     assert list(best.value["shape"]) == ["llama3.2-1b/decode1/q"] and best.value["vs start (eager)"][0] > 2
     assert {"eager µs/call", "graph µs/call", "bound", "GB/s (eager)"} <= set(best.value.columns)
@@ -202,6 +213,7 @@ def test_run_page_of_a_run_with_both_scopes(judged_root):
     at = open_page(judged_root, "views/run.py", run=judged.RUN_ID)
     metrics = {m.label: m.value for m in at.metric}
     assert {"start GB/s (graph)", "best GB/s (graph)", "best % of copy (graph)"} <= set(metrics)
+    at.button_group(key="metric").set_value("gbps").run()
     spec, frames, _ = chart(at)
     assert "median GB/s over shapes, graph scope" in json.dumps(spec)
     points = next(f for f in frames if "outcome" in f.columns).set_index("iteration")

@@ -113,3 +113,50 @@ def test_review_a_run_in_the_browser(runs, ui_url, browser, tmp_path):
     wait_for_text("hidden/seq1000-d96")
     errors_shot = chrome.screenshot(browser, shot.with_name(f"{shot.stem}-errors{shot.suffix}"))
     assert all(path.stat().st_size > 10_000 for path in (run_shot, iteration_shot, errors_shot))
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "runs"
+STOPPED_EARLY = "20261202-052242-rms_norm-maca_cpp-9210"  # H200: 9 of 10 candidates stopped at a slower shape
+
+
+def test_a_run_with_candidates_stopped_early_compares_like_with_like_at_1400_px(tmp_path):
+    """The committed maca_cpp run at 1400 px: ratios to the best, the partial ones labelled; no median of a few
+    shapes beside full-set medians; tables that fit the page."""
+    from urllib.parse import urlencode
+
+    from selenium.webdriver.common.by import By
+
+    with chrome.serve(EXAMPLES, tmp_path / "agent-ui.log") as url:
+        driver = chrome.chromium(tmp_path, width=1400)
+        try:
+            driver.get(f"{url}/run?{urlencode({'run': STOPPED_EARLY})}")
+            chrome.wait_rendered(driver, "rms_norm[maca_cpp] · search policy", "Environment and configuration")
+            chart = '[data-testid="stVegaLiteChart"]'
+            points = f"{chart} g.mark-symbol.role-mark path"
+            labels = f"{chart} g.mark-text.role-mark text"
+
+            def marks(css: str) -> list[str]:
+                return [e.get_attribute("aria-label") or "" for e in driver.find_elements(By.CSS_SELECTOR, css)]
+
+            chrome.wait_until(lambda: len(marks(points)) == 11, "11 points in the chart")
+            # By default what decided each: its ratio to the best, on the shapes it was timed on.
+            (second,) = [p for p in marks(points) if p.startswith("iteration: 2;")]
+            assert "shapes timed: 3 of 18, partial" in second and "vs the best of its time" in second
+            assert sum("label: " in t for t in marks(labels)) == 9  # 3/18, 1/18, ...: the nine stopped early
+            # Every table fits the page: nothing to scroll sideways at 1400 px.
+            widths = driver.execute_script(
+                "return Array.from(document.querySelectorAll('[data-testid=\"stDataFrame\"] .dvn-scroller'))"
+                ".map(s => [s.scrollWidth, s.clientWidth]);"
+            )
+            assert widths and all(scroll <= client for scroll, client in widths), widths
+            chrome.screenshot(driver, tmp_path / "stopped-early.png", width=1400)
+
+            # Over the whole set of shapes only the two full evaluations are points; no point is above the copy.
+            button = (By.XPATH, '//button[contains(normalize-space(.), "median GB/s")]')
+            driver.find_element(*button).click()
+            chrome.wait_until(lambda: len(marks(points)) == 2, "2 points over the whole set of shapes")
+            rules = marks(f"{chart} g.mark-rule.role-mark line")
+            assert sum("not drawn: stopped early" in r for r in rules) == 9
+            assert all("above the copy" not in p for p in marks(points))
+        finally:
+            driver.quit()

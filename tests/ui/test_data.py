@@ -23,11 +23,13 @@ from ui import charts, data
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "runs"
 TWO_RULES = EXAMPLES / "20261202-144532-rope_qk-tilelang-3eda"  # 3 iterations rejected, by two rules
+# An H200 run of the judge: 9 of its 10 candidates were stopped at the first shape slower beyond noise.
+STOPPED_EARLY = EXAMPLES / "20261202-052242-rms_norm-maca_cpp-9210"
 
 
-def test_runs_are_listed_newest_first_with_their_counts(runs):
+def test_runs_are_listed_with_their_counts(runs):
     rows = data.run_rows(runs.root)
-    assert [r.run_id for r in rows] == sorted([runs.search, runs.llm, runs.running], reverse=True)
+    assert {r.run_id for r in rows} == {runs.search, runs.llm, runs.running}
     by_id = {r.run_id: r for r in rows}
     search, llm, running = by_id[runs.search], by_id[runs.llm], by_id[runs.running]
     assert (search.status, search.iterations, search.accepted, search.policy) == ("finished", 3, 2, "search")
@@ -38,6 +40,28 @@ def test_runs_are_listed_newest_first_with_their_counts(runs):
     assert search.best_speedup > 2 and search.best_iteration == 3
     assert (search.scope, search.speedup_scope) == ("eager", "eager")
     assert running.best_speedup == pytest.approx(1.0)
+
+
+def test_runs_are_listed_newest_first_by_when_they_were_created(tmp_path):
+    # Three runs made within a second of each other, as a test's are: ids and creation stamps written here,
+    # the first id created last, two in the same second (the id breaks the tie), one whose run.json is not
+    # written yet (its id's stamp counts).
+    created = {
+        "20990101-000000-rope-torch-aaaa": "2099-01-01T00:00:09+00:00",
+        "20990101-000001-rope-torch-bbbb": "2099-01-01T00:00:05+00:00",
+        "20990101-000001-rope-torch-cccc": "2099-01-01T00:00:05+00:00",
+        "20990101-000007-rope-torch-dddd": None,
+    }
+    for run_id, stamp in created.items():
+        folder = RunFolder.create(tmp_path, run_id)
+        if stamp:
+            folder.update_run(run_id=run_id, created=stamp, status="finished")
+    assert [r.run_id for r in data.run_rows(tmp_path)] == [
+        "20990101-000000-rope-torch-aaaa",
+        "20990101-000007-rope-torch-dddd",
+        "20990101-000001-rope-torch-cccc",
+        "20990101-000001-rope-torch-bbbb",
+    ]
 
 
 def test_an_empty_or_missing_folder_has_no_runs(tmp_path):
@@ -102,6 +126,52 @@ def test_the_chart_says_why_each_rejected_point_was_rejected():
     spec = charts.speed_chart(rows, {}, scope="graph").to_dict()
     tooltips = [t["field"] for layer in spec["layer"] for t in layer.get("encoding", {}).get("tooltip", [])]
     assert "rule" in tooltips and "decision" in tooltips
+
+
+def test_a_candidate_stopped_early_has_only_its_ratio_to_the_best_on_the_shapes_timed():
+    rows = data.load_run(STOPPED_EARLY).rows
+    assert [r.partial for r in rows] == [False, True, True, False, True, True, True, True, True, True, True]
+    assert (rows[2].shapes_timed, rows[2].shapes_planned, rows[2].shapes_text) == (3, 18, "3 of 18, partial")
+    assert rows[3].shapes_text == "18 of 18"
+    table = data.iteration_table(rows)
+    # Its median (3617 GB/s over three prefill shapes) would sit beside full-set medians: it is not shown.
+    assert table[2]["vs best (graph)"] == pytest.approx(1.154, abs=1e-3)
+    assert table[2]["median GB/s (graph)"] is None and table[2]["vs start (graph)"] is None
+    assert table[3]["median GB/s (graph)"] == pytest.approx(1773, abs=1) and table[3]["vs best (graph)"] > 1.1
+    assert table[2]["verdict"] == "rejected: a shape slower beyond noise" and table[3]["verdict"] == "accepted"
+    assert table[1]["what it tried"] == "threads 256 -> 512"  # the change; its why is on the iteration's page
+    assert (
+        table[9]["what it tried"]
+        == "threads 256 -> 512, cache_packs 4 -> 2: catalogue design 'wide blocks for long rows'"
+    )
+
+
+def test_the_chart_compares_like_with_like():
+    rows = data.load_run(STOPPED_EARLY).rows
+    whole = charts.chart_frame(rows, "gbps", "graph").set_index("iteration")
+    # Over the whole set of shapes: the two full evaluations are points, the nine stopped early dotted lines.
+    assert list(whole.loc[whole["measured"]].index) == [0, 3]
+    assert set(whole.loc[~whole["measured"], "mark"]) == {"dotted"}
+    assert whole.loc[2, "speed"] == "not drawn: stopped early, timed on 3 of 18, partial"
+    decided = charts.chart_frame(rows, "vs_best", "graph").set_index("iteration")
+    # What decided them: every candidate a point, the ones stopped early hollow and labelled with their shapes.
+    assert decided["measured"].all() and decided.loc[0, "value"] == 1.0
+    assert decided.loc[2, "label"] == "3/18" and decided.loc[3, "label"] == ""
+    assert decided.loc[2, "value"] == pytest.approx(1.154, abs=1e-3)
+    caption = charts.chart_caption({}, "graph", "vs_best", decided)
+    assert "9 candidate(s) stopped at the first shape slower beyond noise" in caption
+
+
+def test_a_point_above_the_copy_line_is_flagged_as_a_measurement_error():
+    rows = data.load_run(STOPPED_EARLY).rows
+    frame = charts.chart_frame(rows, "gbps", "graph", ceiling=1600.0)  # below the accepted point's 1773
+    assert list(frame.loc[frame["flagged"], "iteration"]) == [3]
+    assert frame.loc[frame["flagged"], "check"].item() == charts.MEASUREMENT_ERROR
+    assert "Ringed in red: 1 point(s) above the copy" in charts.chart_caption({}, "graph", "gbps", frame)
+    levels = data.baseline_levels(data.load_run(STOPPED_EARLY).start, "gbps", "graph")
+    assert not charts.chart_frame(rows, "gbps", "graph", ceiling=levels["copy roofline"])["flagged"].any()
+    spec = charts.speed_chart(rows, {"copy roofline": 1600.0}, "gbps", scope="graph").to_dict()
+    assert any(layer.get("mark", {}).get("color") == charts.FLAG_COLOUR for layer in spec["layer"])
 
 
 def test_a_passing_candidate_beaten_in_its_round_is_rejected_by_that_rule(tmp_path):

@@ -42,11 +42,23 @@ def test_run_page_of_an_example(run_id):
     spec, frames, _ = chart(at)
     points = next(f for f in frames if "outcome" in f.columns)
     assert len(points) == iterations + 1
+    # What decided each: every candidate has a ratio to the best of its time, those stopped early too.
+    assert "vs the best of its time, shapes timed, graph scope" in json.dumps(spec)
     assert points["measured"].all() and (points["value"] > 0).all()
+    at.button_group(key="metric").set_value("gbps").run()
+    spec, frames, _ = chart(at)
+    points = next(f for f in frames if "outcome" in f.columns)
+    # Over the whole set of shapes, a candidate stopped early is not a point: its median is of other shapes.
+    assert list(points["measured"]) == list(~points["partial"])
     levels = {f["level"][0]: f["value"][0] for f in frames if "level" in f.columns}
     assert {"torch", "copy roofline"} <= set(levels) and all(v > 0 for v in levels.values())
     assert "median GB/s over shapes, graph scope" in json.dumps(spec)
-    assert set(at.dataframe[0].value["scope"].dropna()) == {"graph"}
+    # No point above the copy line is left unflagged.
+    above = points["measured"] & (points["value"] > levels["copy roofline"])
+    assert list(points.loc[above, "flagged"]) == [True] * int(above.sum())
+    iterations = at.dataframe[0].value
+    assert set(iterations["scope"].dropna()) == {"graph"}
+    assert {"vs best", "what it tried", "shapes timed"} <= {c.split(" (")[0] for c in iterations.columns}
     environment = at.table[0].value
     assert environment.loc["device", "value"] == "NVIDIA H200"
     settings = at.table[1].value
@@ -62,6 +74,7 @@ def test_run_page_of_the_maca_example_numbers():
     iterations = at.dataframe[0].value
     assert list(iterations["outcome"]) == ["baseline", "rejected", "rejected", "accepted"] + ["rejected"] * 7
     assert "Best version: iteration 3" in texts(at.subheader)
+    at.button_group(key="metric").set_value("gbps").run()
     _, frames, _ = chart(at)
     levels = {f["level"][0]: f["value"][0] for f in frames if "level" in f.columns}
     assert levels["copy roofline"] == pytest.approx(1941.3, abs=0.1)

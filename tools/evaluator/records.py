@@ -277,14 +277,21 @@ class ShapeProfile(BaseModel):
 
 
 class Confinement(BaseModel):
-    """How the runners that imported candidate code were confined (tools/evaluator/confine.py)."""
+    """How the runners that imported candidate code were confined (tools/evaluator/sandbox.py)."""
 
-    mode: Literal["root", "user"] = Field(description="root: each runner as its own unprivileged uid")
+    mode: Literal["namespaces", "landlock", "none", "root", "user"] = Field(
+        description="namespaces: a bubblewrap sandbox plus Landlock and seccomp per runner; landlock: Landlock and "
+        "seccomp alone; none: unconfined (only with --allow-unconfined); root and user: records from before the "
+        "sandbox (root: runners of their own uid; user: runners as the judge's user)"
+    )
+    parts: list[str] = Field(default_factory=list, description="each mechanism in force, in a line")
     uid_separation: bool = False
-    network: Literal["isolated", "open"] = "open"
+    network: Literal["isolated", "no TCP", "open"] = "open"
     env: Literal["allow-list"] = "allow-list"
     judge_dumpable: bool = True
     transport: Literal["device", "host"] = "host"
+    limits: dict[str, int] = Field(default_factory=dict, description="each runner's limits (sandbox.limits)")
+    unconfined: bool = Field(default=False, description="judged without any confinement: the user allowed it")
     notes: list[str] = Field(default_factory=list)
 
 

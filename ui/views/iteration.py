@@ -99,6 +99,12 @@ columns[1].metric(
 )
 columns[2].metric(_named("vs best of its time"), common.number(row.geomean_vs_best, ".2f", "x"), help=scope_help)
 columns[3].metric(_named("vs start"), common.number(row.geomean_vs_start, ".2f", "x"), help=scope_help)
+if row.partial:
+    st.caption(
+        f":material/warning: Stopped early: timed on {row.shapes_timed} of {row.shapes_planned} shapes (the judge "
+        "stops at the first shape slower than the best beyond noise). These figures are of those shapes only, so "
+        "they do not compare with a whole evaluation's; vs best of its time is what the rule weighed."
+    )
 
 if record is not None and record.stages:
     st.dataframe(
@@ -106,9 +112,12 @@ if record is not None and record.stages:
         hide_index=True,
         placeholder="-",
         width="stretch",
+        row_height=common.WRAPPING_ROW_HEIGHT,  # a stage's message read whole, not cut at the page's edge
         column_config={
-            "seconds": st.column_config.NumberColumn(format="%.2f"),
-            "message": st.column_config.TextColumn(width="large"),
+            "stage": st.column_config.TextColumn(width=90),
+            "status": st.column_config.TextColumn(width=70),
+            "seconds": st.column_config.NumberColumn(format="%.2f", width=70),
+            "message": st.column_config.TextColumn(width=700),
         },
     )
 elif record is None:
@@ -186,8 +195,14 @@ with tabs[3]:
             "the eager call costs over 1.5x its graph replay); GB/s, % of copy and speedups are of the "
             f"{data.scope_label(decision)} scope, the one decisions use."
         )
-        formats = common.number_columns(shapes.columns)
-        st.dataframe(shapes, hide_index=True, placeholder="-", width="stretch", column_config=formats)
+        st.dataframe(
+            shapes,
+            column_order=common.shown_columns(shapes) or None,
+            hide_index=True,
+            placeholder="-",
+            width="stretch",
+            column_config=common.shape_table_columns(shapes.columns),
+        )
         for scope in data.timing_scopes(record):
             st.markdown(
                 f"**{data.scope_label(scope)} scope**"
@@ -204,6 +219,7 @@ with tabs[3]:
             timings = pd.DataFrame(data.timing_table(record, scope))
             st.dataframe(
                 timings,
+                column_order=common.shown_columns(timings) or None,  # a contestant not timed: no empty column
                 hide_index=True,
                 placeholder="-",
                 width="stretch",
@@ -237,6 +253,8 @@ with tabs[5]:
 with tabs[6]:
     if detail.reflection and detail.reflection.strip():
         st.markdown(detail.reflection)
+    elif detail.reflection is not None:
+        st.caption("Nothing to reflect on: this step taught nothing its decision above does not say.")
     else:
         st.caption("No reflection yet.")
 

@@ -75,10 +75,12 @@ with controls[0]:
     metric = st.segmented_control(
         "y axis",
         list(charts.METRICS),
-        default="gbps",
-        format_func=lambda m: {"gbps": "median GB/s", "vs_start": "speedup over the start"}[m],
+        default="vs_best",
+        format_func=charts.METRIC_BUTTONS.get,
         key="metric",
         label_visibility="collapsed",
+        help="vs the best: what the acceptance rule weighed, on the shapes each candidate was timed on; median "
+        "GB/s and speedup over the start: over the run's whole set of shapes",
     )
 scope = decision_scope if decision_scope in scopes or not scopes else scopes[0]
 if len(scopes) > 1:
@@ -95,14 +97,15 @@ if len(scopes) > 1:
             )
             or scope
         )
-metric = metric or "gbps"
+metric = metric or "vs_best"
 st.subheader(f"Speed per iteration, {data.scope_label(scope)} scope" if scope else "Speed per iteration")
-levels = data.baseline_levels(run.start, metric, scope)
+levels = data.baseline_levels(run.start, metric, scope) if metric != "vs_best" else {}
 if run.rows:
     event = st.altair_chart(
         charts.speed_chart(run.rows, levels, metric, scope=scope), on_select="rerun", key="speed_chart"
     )
-    st.caption(charts.chart_caption(levels, scope))
+    frame = charts.chart_frame(run.rows, metric, scope, ceiling=levels.get(charts.COPY_LEVEL))
+    st.caption(charts.chart_caption(levels, scope, metric, frame))
     picked = [p for selection in (event.selection or {}).values() for p in selection] if event else []
     if picked:
         params = {"run": run_id, "iteration": str(int(picked[0]["iteration"]))}
@@ -117,26 +120,39 @@ st.subheader("Iterations")
 table = pd.DataFrame(data.iteration_table(run.rows))
 if table.empty:
     table = pd.DataFrame(columns=["iteration", "outcome", "scope", "change", "decision"])
+# What decided each candidate and what it tried, at 1400 px: the outcome and its rule as one verdict; the full
+# decision is in the chart's tooltip and on its page, vs torch in the CSV, and the scope in the titles unless
+# the candidates' scopes differ.
+hidden = ["outcome", "rule", "decision", *(c for c in table.columns if c.startswith("vs torch"))]
+hidden += ["scope"] if data.common_scope(run.rows) else []
+number = {c: st.column_config.NumberColumn(width=100, format=f) for c, f in data.number_formats(table.columns).items()}
 selected = st.dataframe(
     table,
+    column_order=common.shown_columns(table, hide=hidden) or None,
     hide_index=True,
     placeholder="-",
     width="stretch",
+    # Rows taller than 4rem let the text columns wrap: what it tried and the decision are read whole.
+    row_height=common.WRAPPING_ROW_HEIGHT,
     height="content" if len(table) <= 20 else "auto",  # every iteration of a short run, no inner scrolling
     on_select="rerun",
     selection_mode="single-row",
     key="iterations_table",
-    column_config=common.number_columns(
-        table.columns,
-        scope=st.column_config.TextColumn(help="the decision scope of its evaluation: graph, else eager"),
-        change=st.column_config.TextColumn(width="medium"),
-        decision=st.column_config.TextColumn(width="large"),
-    ),
+    column_config=number
+    | {
+        "iteration": st.column_config.TextColumn(width=55),
+        "verdict": st.column_config.TextColumn(width=150),
+        "scope": st.column_config.TextColumn(width=60, help="the decision scope of its evaluation: graph, else eager"),
+        "what it tried": st.column_config.TextColumn(width=210),
+        "shapes timed": st.column_config.TextColumn(width=75, help="partial: stopped early"),
+    },
 )
 st.caption(
-    "Speeds are each candidate's decision scope (the scope column): vs best is the geomean over shapes of "
-    "the judge's per-round ratios against the best of its time; vs start compares with the starting kernel's "
-    "evaluation; vs torch, with the torch reference op."
+    "vs best is what decided each candidate, by the rule its verdict names: the geomean, over the shapes it was "
+    "timed on, of the judge's per-round ratios against the best of its time. A candidate stopped early (shapes "
+    "timed: partial) has only that figure; the others are over the run's whole set of shapes: median GB/s and % "
+    "of copy, and vs start (the starting kernel's evaluation), in each candidate's decision scope. The decision's "
+    "words are in the chart's tooltip and on the iteration's page; results.csv below has every figure."
 )
 
 
@@ -174,10 +190,14 @@ else:
     shapes = pd.DataFrame(data.best_shape_table(run.best_record, run.start))
     st.dataframe(
         shapes,
+        # At 1400 px: the copy's own GB/s is in % of copy, and on the iteration's page.
+        column_order=common.shown_columns(shapes, hide=[c for c in shapes.columns if c.startswith("copy GB/s")])
+        or None,
+        height="content" if len(shapes) <= 40 else "auto",
         hide_index=True,
         placeholder="-",
         width="stretch",
-        column_config=common.number_columns(shapes.columns),
+        column_config=common.shape_table_columns(shapes.columns),
     )
     best_scope = run.best_record.decision_scope()
     st.caption(

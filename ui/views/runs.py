@@ -50,8 +50,8 @@ table = pd.DataFrame(
         }
         for r in shown
     ],
-    # The run id and its status first, the start time and model last: at a laptop's width the table scrolls
-    # sideways from the right, where the least needed columns are.
+    # The run id and its status first, the start time and model last (op, backend and start are shown in the
+    # run id, the model only where a run asked one).
     columns=[
         "run",
         "status",
@@ -76,6 +76,8 @@ st.caption(
 run_width = 16 + 8 * max((len(r.run_id) for r in shown), default=10)  # px: the whole id, never cut
 picked = st.dataframe(
     table,
+    # At 1400 px: the run id already holds its start (UTC), op and backend; no model column for search runs.
+    column_order=common.shown_columns(table, hide=["op", "backend", "started"]) or None,
     hide_index=True,
     placeholder="-",
     width="stretch",
@@ -84,9 +86,13 @@ picked = st.dataframe(
     key="runs_table",
     column_config={
         "run": st.column_config.TextColumn("run", width=run_width),
-        "best speedup": st.column_config.NumberColumn("best speedup", format="%.2fx"),
-        "best % of copy": st.column_config.NumberColumn("best % of copy", format="%.0f%%"),
-        "scope": st.column_config.TextColumn("scope", help="the timing scope of the best version's figures"),
+        "status": st.column_config.TextColumn("status", width=75),
+        "policy": st.column_config.TextColumn("policy", width=65),
+        "iterations": st.column_config.NumberColumn("iterations", width=75),
+        "accepted": st.column_config.NumberColumn("accepted", width=70),
+        "best speedup": st.column_config.NumberColumn("best speedup", format="%.2fx", width=100),
+        "best % of copy": st.column_config.NumberColumn("best % of copy", format="%.0f%%", width=110),
+        "scope": st.column_config.TextColumn("scope", width=60, help="the timing scope of the best version's figures"),
     },
 )
 if picked and picked.selection.rows:
