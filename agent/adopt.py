@@ -13,8 +13,8 @@ from pathlib import Path
 
 import git
 
-from agent.runfolder import RUN_FILE, RunFolder
 from tools.paths import PROJECT_ROOT, resolve_path
+from tools.runfolder import RUN_FILE, RunFolder
 
 HISTORY_SEARCH = 500  # commits of the file's history searched for the version the run started from
 

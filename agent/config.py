@@ -61,3 +61,11 @@ class RunConfig(BaseModel):
         if self.e2e_model is not None and self.e2e_config is not None:
             raise ValueError("give e2e_model (a checkpoint) or e2e_config (random weights), not both")
         return self
+
+    @model_validator(mode="after")
+    def _e2e_runs_the_candidate(self) -> RunConfig:
+        if self.e2e:
+            from tools.llama.model import plan_for
+
+            plan_for(self.op)  # raises for an op the model never calls: its check would not run the kernel
+        return self

@@ -15,10 +15,12 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from agent.config import RunConfig
-from agent.runfolder import RunFolder, read_record
+from agent.state import LoopState
+from tools.evaluator.decide import Decision, decide
 from tools.evaluator.records import EvalRecord
 from tools.llama.e2e import E2EResult, E2ESettings, TokenRun, check_tokens, reference_tokens
 from tools.paths import sha256_file
+from tools.runfolder import RunFolder, read_record
 
 REFERENCE_FILE = "e2e_reference.json"
 
@@ -107,3 +109,14 @@ class E2EGate:
             record.message = f"e2e: {result.message}"  # as tools/evaluate.py words a failed stage
         self.folder.rewrite_record(eval_path, record)
         return record
+
+    def check_round(self, state: LoopState, records: list[EvalRecord], decisions: list[Decision]) -> None:
+        """Checks a round's accepted candidates, fastest first, until one keeps the tokens; those that change
+        them fail at stage e2e (their record and decision updated in place)."""
+        accepted = [i for i, d in enumerate(decisions) if d.accepted]
+        for i in sorted(accepted, key=lambda i: -(decisions[i].geomean_speedup or 0)):
+            result = self.check(self.folder.locate(state.proposals[i].path), state.iteration, i)
+            records[i] = self.record(self.folder.locate(state.results[i].eval), result)
+            if result.ok:
+                return  # the slower ones lose to this one anyway
+            decisions[i] = decide(records[i], against_best=True)

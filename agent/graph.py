@@ -29,20 +29,19 @@ from agent.config import RunConfig
 from agent.e2e_gate import E2EGate
 from agent.policies.base import Attempt, Policy, ProposalContext, ReflectionContext
 from agent.policies.source_edit import read_literal
-from agent.runfolder import RunFolder, read_record
-from agent.state import LoopState
+from agent.state import Candidate, Evaluation, LoopState
+from agent.stopping import stop_reason
 from agent.workers import Job, run_jobs
 from kernels import registry
 from kernels import target as targets
-from tools.evaluator.decide import Decision, decide
+from tools.evaluator.decide import decide
 from tools.evaluator.evaluate import evaluate
 from tools.evaluator.profile import summarise
 from tools.evaluator.records import EvalRecord
 from tools.llama.e2e import ModelRunFailed
-from tools.report import shape_rows
-from tools.workspace import Workspace
-
-USER_STOP = "stopped by the user (Ctrl-C)"  # the one stop reason agent resume goes on from
+from tools.report import proposer_table
+from tools.runfolder import RunFolder, Summary, read_record
+from tools.workspace import Workspace, commit_message
 
 
 @dataclass
@@ -73,45 +72,6 @@ def _config_of(source: str) -> dict | None:
 
 def _load_record(path: Path) -> EvalRecord:
     return read_record(path, required=True)
-
-
-def results_table(record: EvalRecord) -> str:
-    rows = shape_rows(record)
-    if not rows:
-        return record.message
-    keys = ("shape", "dtype", "status", "max_err", "eager_us", "graph_us", "bound", "gbps", "of_copy")
-    scope = record.decision_scope() or "graph"
-    lines = [
-        "| shape | dtype | status | max err | eager µs/call | graph µs/call | bound "
-        f"| GB/s ({scope}) | % of copy ({scope}) |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    lines += [
-        "| " + " | ".join(r[k] for k in keys) + " |"
-        for r in rows
-        if not r["shape"].startswith("hidden/")  # hidden shapes stay hidden from the proposer
-    ]
-    return "\n".join(lines)
-
-
-def commit_message(
-    op: str,
-    backend: str,
-    iteration: int,
-    speedup: float,
-    scope: str | None,
-    gbps: float | None,
-    fraction: float | None,
-    rationale: str,
-    run_id: str,
-) -> str:
-    """An accepted version's commit message: its result on the first line, the why, the run."""
-    numbers = f"{speedup:.2f}x over previous ({scope or 'graph'} scope)"
-    if gbps:
-        numbers += f", {gbps / 1e3:.2f} TB/s median" if gbps >= 100 else f", {gbps:.3g} GB/s median"
-    if fraction:
-        numbers += f" ({fraction:.2f} of copy)"
-    return f"{op}[{backend}]: {numbers}, iteration {iteration}\n\n{rationale}\n\nrun: {run_id}"
 
 
 def _options(deps: Deps) -> dict:
@@ -153,35 +113,28 @@ def baseline(state: LoopState, deps: Deps) -> dict:
         gate.record(folder.locate(eval_path), result)
         if not result.ok:
             return {"stop_reason": f"the starting kernel fails the e2e check ({result.message}); fix it first"}
-    folder.update_run(start=_summary(record), best=_summary(record) | {"iteration": 0})
+    folder.update_run(start=Summary.of(record).model_dump(), best=Summary.of(record, iteration=0).model_dump())
     if deps.on_iteration:
         deps.on_iteration({"iteration": 0, "rationale": "starting kernel", "outcome": "baseline", "record": record})
-    return {
-        "iteration": 0,
-        "best_path": folder.relative(candidate),
-        "best_eval": eval_path,
-        "attempts": [],
-        "commits": [],
-        "started": time.time(),
-    }
+    return {"iteration": 0, "best_path": folder.relative(candidate), "best_eval": eval_path, "started": time.time()}
 
 
 def propose(state: LoopState, deps: Deps) -> dict:
     c, folder = deps.config, deps.folder
     spec = registry.spec(c.op)
-    iteration = state["iteration"] + 1
-    best_source = folder.locate(state["best_path"]).read_text()
-    best = _load_record(folder.locate(state["best_eval"]))
+    iteration = state.iteration + 1
+    best_source = folder.locate(state.best_path).read_text()
+    best = _load_record(folder.locate(state.best_eval))
     context = ProposalContext(
         op=c.op,
         backend=c.backend,
         iteration=iteration,
         spec_text=f"{spec.signature}\n\n{spec.description}",
         best_source=best_source,
-        best_summary=results_table(best),
+        best_summary=proposer_table(best),
         profile_summary=summarise(best.profile) if best.profile else "",
         hardware=targets.resolve(c.target).name,
-        attempts=[Attempt(**a) for a in state.get("attempts", [])],
+        attempts=state.attempts,
         k=c.candidates,
     )
     folder.event("propose_start", iteration=iteration)
@@ -195,7 +148,7 @@ def propose(state: LoopState, deps: Deps) -> dict:
     stored = []
     for i, proposal in enumerate(proposals):
         path = folder.save_proposal(iteration, i, proposal.source, best_source, proposal.prompt, proposal.response)
-        stored.append({**proposal.to_dict(), "path": folder.relative(path)})
+        stored.append(Candidate(proposal=proposal, path=folder.relative(path)))
         folder.event(
             "proposal",
             iteration=iteration,
@@ -210,9 +163,9 @@ def propose(state: LoopState, deps: Deps) -> dict:
 
 def evaluate_node(state: LoopState, deps: Deps) -> dict:
     """Every proposal against the best: in turn, or `workers` at a time on GPUs of their own (Ray)."""
-    c, folder, iteration = deps.config, deps.folder, state["iteration"]
-    incumbent = str(folder.locate(state["best_path"]))
-    jobs = [Job(folder.locate(p["path"]), incumbent, _options(deps)) for p in state["proposals"]]
+    c, folder, iteration = deps.config, deps.folder, state.iteration
+    incumbent = str(folder.locate(state.best_path))
+    jobs = [Job(folder.locate(p.path), incumbent, _options(deps)) for p in state.proposals]
     for i in range(len(jobs)):
         folder.event("evaluate_start", iteration=iteration, index=i)
     paths: dict[int, str] = {}
@@ -232,100 +185,82 @@ def evaluate_node(state: LoopState, deps: Deps) -> dict:
         on_done=finished,
         evaluate=deps.judge,
     )
-    return {"results": [{"eval": paths[i]} for i in range(len(jobs))]}
-
-
-def check_end_to_end(state: LoopState, deps: Deps, records: list[EvalRecord], decisions: list[Decision]) -> None:
-    """Checks accepted candidates, fastest first, until one keeps the tokens; those that change them fail."""
-    folder, gate = deps.folder, deps.gate
-    accepted = [i for i, d in enumerate(decisions) if d.accepted]
-    for i in sorted(accepted, key=lambda i: -(decisions[i].geomean_speedup or 0)):
-        result = gate.check(folder.locate(state["proposals"][i]["path"]), state["iteration"], i)
-        records[i] = gate.record(folder.locate(state["results"][i]["eval"]), result)
-        if result.ok:
-            return  # the slower ones lose to this one anyway
-        decisions[i] = decide(records[i], against_best=True)
+    return {"results": [Evaluation(eval=paths[i]) for i in range(len(jobs))]}
 
 
 def decide_node(state: LoopState, deps: Deps) -> dict:
+    """The acceptance rule on every candidate; the fastest that passes is the round's, the others beaten by it."""
     folder = deps.folder
-    best_index, best_speedup = None, 0.0
-    results, attempts = [], []
-    records = [_load_record(folder.locate(result["eval"])) for result in state["results"]]
+    records = [_load_record(folder.locate(result.eval)) for result in state.results]
     decisions = [decide(record, against_best=True) for record in records]
     if deps.gate is not None:
-        check_end_to_end(state, deps, records, decisions)
-    for i, (proposal, result) in enumerate(zip(state["proposals"], state["results"], strict=True)):
-        record, decision = records[i], decisions[i]
-        results.append({**result, "decision": asdict(decision)})
-        outcome = "accepted" if decision.accepted else ("failed" if record.status != "ok" else "rejected")
-        attempt = Attempt(
-            iteration=state["iteration"],
-            rationale=proposal["rationale"],
-            outcome=outcome,
-            message=decision.reason,
-            config=_config_of(proposal["source"]),
-            geomean_vs_best=decision.geomean_speedup,
-            median_fraction_of_copy=record.median_fraction_of_copy(),
+        deps.gate.check_round(state, records, decisions)
+    passed = [i for i, decision in enumerate(decisions) if decision.accepted]
+    best_index = max(passed, key=lambda i: decisions[i].geomean_speedup or 0, default=None)
+    attempts = []
+    for i, (candidate, record, decision) in enumerate(zip(state.proposals, records, decisions, strict=True)):
+        if i == best_index:
+            outcome, message = "accepted", decision.reason
+        elif decision.accepted:  # passed the rule, but another candidate of its round was faster
+            outcome, message = "rejected", decision.reason + "; another candidate of this round was faster"
+        else:
+            outcome, message = ("failed" if record.status != "ok" else "rejected"), decision.reason
+        attempts.append(
+            Attempt(
+                iteration=state.iteration,
+                rationale=candidate.proposal.rationale,
+                outcome=outcome,
+                message=message,
+                config=_config_of(candidate.proposal.source),
+                geomean_vs_best=decision.geomean_speedup,
+                median_fraction_of_copy=record.median_fraction_of_copy(),
+            )
         )
-        attempts.append(asdict(attempt))
-        if decision.accepted and (decision.geomean_speedup or 0) > best_speedup:
-            best_index, best_speedup = i, decision.geomean_speedup or 0
-    # Only the winner counts as accepted; other passing candidates of the round were beaten by it.
-    for i, entry in enumerate(attempts):
-        if entry["outcome"] == "accepted" and i != best_index:
-            entry["outcome"] = "rejected"
-            entry["message"] += "; another candidate of this round was faster"
     folder.event(
         "decide",
-        iteration=state["iteration"],
+        iteration=state.iteration,
         accepted=best_index,
-        decisions=[r["decision"] for r in results],
-        outcomes=[a["outcome"] for a in attempts],
+        decisions=[asdict(d) for d in decisions],
+        outcomes=[a.outcome for a in attempts],
     )
-    return {"results": results, "attempts": [*state.get("attempts", []), *attempts], "accepted": best_index}
+    results = [result.model_copy(update={"decision": d}) for result, d in zip(state.results, decisions, strict=True)]
+    return {"results": results, "attempts": [*state.attempts, *attempts], "accepted": best_index}
 
 
 def commit(state: LoopState, deps: Deps) -> dict:
     c, folder = deps.config, deps.folder
-    index = state["accepted"]
-    proposal = state["proposals"][index]
-    record = _load_record(folder.locate(state["results"][index]["eval"]))
-    decision = state["results"][index]["decision"]
+    candidate, result = state.proposals[state.accepted], state.results[state.accepted]
+    record = _load_record(folder.locate(result.eval))
     message = commit_message(
         c.op,
         c.backend,
-        state["iteration"],
-        decision["geomean_speedup"],
-        decision.get("scope"),
+        state.iteration,
+        result.decision.geomean_speedup,
+        result.decision.scope,
         record.median_gbps(),
         record.median_fraction_of_copy(),
-        proposal["rationale"],
+        candidate.proposal.rationale,
         folder.run_id,
     )
     # Idempotent: a run killed after the commit but before the checkpoint re-runs this node.
     history = deps.workspace.history()
-    if history and history[-1][1] == message.strip() and deps.workspace.read() == proposal["source"]:
+    source = candidate.proposal.source
+    if history and history[-1][1] == message.strip() and deps.workspace.read() == source:
         sha = history[-1][0]
     else:
-        sha = deps.workspace.commit(proposal["source"], message)
-    folder.event("commit", iteration=state["iteration"], sha=sha, message=message.splitlines()[0])
-    folder.update_run(best=_summary(record) | {"iteration": state["iteration"], "commit": sha})
-    return {
-        "best_path": proposal["path"],
-        "best_eval": state["results"][index]["eval"],
-        "commits": [*state.get("commits", []), sha],
-    }
+        sha = deps.workspace.commit(source, message)
+    folder.event("commit", iteration=state.iteration, sha=sha, message=message.splitlines()[0])
+    folder.update_run(best=Summary.of(record, iteration=state.iteration, commit=sha).model_dump())
+    return {"best_path": candidate.path, "best_eval": result.eval, "commits": [*state.commits, sha]}
 
 
 def reflect(state: LoopState, deps: Deps) -> dict:
     c, folder = deps.config, deps.folder
-    iteration = state["iteration"]
-    attempts = [Attempt(**a) for a in state["attempts"]]
+    iteration, attempts = state.iteration, state.attempts
     this_round = [a for a in attempts if a.iteration == iteration]
     texts = []
     for i, attempt in enumerate(this_round):
-        record = _load_record(folder.locate(state["results"][i]["eval"]))
+        record = _load_record(folder.locate(state.results[i].eval))
         fraction = record.median_fraction_of_copy()
         summary = (
             f"geomean {attempt.geomean_vs_best:.3f}x vs the best" if attempt.geomean_vs_best else record.message
@@ -358,23 +293,23 @@ def reflect(state: LoopState, deps: Deps) -> dict:
                 }
             )
     folder.save_reflection(iteration, "\n\n".join(texts) + "\n")
-    return {"stop_reason": stop_reason(deps, state)}
+    return {"stop_reason": stop_reason(deps.config, deps.folder, state, deps.stop_requested[0])}
 
 
 def after_baseline(state: LoopState) -> Literal["propose", "__end__"]:
-    return END if state.get("stop_reason") else "propose"
+    return END if state.stop_reason else "propose"
 
 
 def after_propose(state: LoopState) -> Literal["evaluate", "__end__"]:
-    return END if state.get("stop_reason") or not state.get("proposals") else "evaluate"
+    return END if state.stop_reason or not state.proposals else "evaluate"
 
 
 def after_decide(state: LoopState) -> Literal["commit", "reflect"]:
-    return "commit" if state.get("accepted") is not None else "reflect"
+    return "commit" if state.accepted is not None else "reflect"
 
 
 def after_reflect(state: LoopState) -> Literal["propose", "__end__"]:
-    return END if state.get("stop_reason") else "propose"
+    return END if state.stop_reason else "propose"
 
 
 NODES = {
@@ -400,43 +335,3 @@ def build_graph(deps: Deps, checkpointer=None):
     graph.add_edge("commit", "reflect")
     graph.add_conditional_edges("reflect", after_reflect)
     return graph.compile(checkpointer=checkpointer)
-
-
-def _summary(record: EvalRecord) -> dict:
-    scope = record.decision_scope()
-    shapes = {}
-    for b in record.benchmark:
-        result = b.scope(scope) if scope else None
-        if result is None or result.candidate is None:
-            continue
-        shapes[b.shape] = {
-            "gbps": result.gbps,
-            "fraction_of_copy": result.fraction_of_copy,
-            "median_us": result.candidate.median_us,
-            "eager_us": b.eager.candidate.median_us if b.eager and b.eager.candidate else None,
-            "graph_us": b.graph.candidate.median_us if b.graph and b.graph.candidate else None,
-        }
-    return {
-        "status": record.status,
-        "scope": scope,
-        "median_gbps": record.median_gbps(),
-        "median_fraction_of_copy": record.median_fraction_of_copy(),
-        "geomean_vs_eager": record.geomean_speedup("torch"),
-        "shapes": shapes,
-    }
-
-
-def stop_reason(deps: Deps, state: LoopState) -> str | None:
-    """Why the run ends after this iteration, or None to go on."""
-    c = deps.config
-    if deps.stop_requested[0]:
-        return USER_STOP
-    if state["iteration"] >= c.iterations:
-        return f"reached --iterations {c.iterations}"
-    if c.time_budget_s is not None and time.time() - state.get("started", time.time()) >= c.time_budget_s:
-        return f"reached --time-budget {c.time_budget_s:.0f} s"
-    if c.target_fraction is not None:
-        fraction = _load_record(deps.folder.locate(state["best_eval"])).median_fraction_of_copy()
-        if fraction is not None and fraction >= c.target_fraction:
-            return f"reached --target {c.target_fraction:.2f} of copy bandwidth (median shape {fraction:.2f})"
-    return None

@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import git
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from agent.config import RunConfig
-from agent.graph import USER_STOP, Deps, build_graph, stop_reason
+from agent.graph import Deps, build_graph
 from agent.policies.base import Policy
-from agent.runfolder import RUN_FILE, RUNS_DIR, RunFolder, new_run_id, now
+from agent.state import CHECKPOINTED_TYPES, LoopState
+from agent.stopping import USER_STOP, stop_reason
 from kernels import registry
 from kernels import target as targets
 from tools.env import collect_environment
 from tools.evaluator.records import EvalRecord
 from tools.paths import default_candidate, record_path, resolve_path
+from tools.runfolder import RUN_FILE, RUNS_DIR, RunFolder, new_run_id, now
 from tools.workspace import Workspace
 
 # Each iteration is about five graph steps; LangGraph's default limit (25) would end a run early.
@@ -129,7 +134,8 @@ def _run(
         **({"judge": judge} if judge is not None else {}),
     )
     thread = {"configurable": {"thread_id": folder.run_id}, "recursion_limit": RECURSION_LIMIT}
-    with SqliteSaver.from_conn_string(str(folder.checkpoints)) as saver:
+    with closing(sqlite3.connect(str(folder.checkpoints), check_same_thread=False)) as connection:
+        saver = SqliteSaver(connection, serde=JsonPlusSerializer(allowed_msgpack_modules=CHECKPOINTED_TYPES))
         graph = build_graph(deps, saver)
         # Finished only at END: a run killed between a node's end and the next checkpoint has no `next`
         # but still a task (the node, its writes saved), which invoke(None) completes and goes on from.
@@ -147,7 +153,8 @@ def _run(
                 # Killed after its last checkpoint, before run.json got the run's end: write it now.
                 return _finish(folder, workspace, final, "finished")
             # Ctrl-C ended the graph after an iteration: go on from there, unless a limit is reached by now.
-            graph.update_state(thread, {"stop_reason": stop_reason(deps, final)}, as_node="reflect")
+            reason = stop_reason(config, folder, LoopState.model_validate(final), deps.stop_requested[0])
+            graph.update_state(thread, {"stop_reason": reason}, as_node="reflect")
         final = graph.invoke({} if fresh else None, thread)
     status = "stopped" if deps.stop_requested[0] else "finished"
     folder.event("run_end", stop_reason=final.get("stop_reason"), commits=final.get("commits", []))

@@ -1,31 +1,49 @@
-"""The loop's state: plain, JSON-friendly values, checkpointed by LangGraph after every node.
+"""The loop's state: what LangGraph checkpoints after every node, one typed field each.
 
-Paths are relative to the run folder (agent/runfolder.py: RunFolder.relative, RunFolder.locate).
+Paths are relative to the run folder (tools/runfolder.py: RunFolder.relative, RunFolder.locate), so a
+checkpoint names no folder of the machine it was written on. Nodes return partial updates of these fields.
 """
 
 from __future__ import annotations
 
-from typing import TypedDict
+from pydantic import BaseModel, Field
+
+from agent.policies.base import Attempt, Proposal
+from tools.evaluator.decide import Decision
 
 
-class LoopState(TypedDict, total=False):
-    iteration: int
-    """The iteration being worked on; 0 is the evaluation of the starting kernel."""
-    best_path: str
-    """Kernel file of the current best version, in the run folder: iterations/NNNN/candidate.py."""
-    best_eval: str
-    """eval.json of the current best version, in the run folder."""
-    attempts: list[dict]
-    """Every proposal so far and its outcome (agent.policies.base.Attempt as a dict)."""
-    proposals: list[dict]
-    """This iteration's proposals (Proposal dicts plus `path`, the candidate file's in the run folder)."""
-    results: list[dict]
-    """This iteration's evaluations: `eval` (eval.json in the run folder) and the decision, one per proposal."""
-    accepted: int | None
-    """Index into `proposals` of the version to commit, or None."""
-    commits: list[str]
-    """Shas of the accepted versions, in order."""
-    started: float
-    """Wall-clock start of the run (time.time()), for --time-budget across resumes."""
-    stop_reason: str | None
-    """Why the run ended; None while it goes on."""
+class Candidate(BaseModel):
+    """One proposal of the iteration, as the run folder keeps it."""
+
+    proposal: Proposal
+    path: str = Field(description="its kernel file in the run folder: iterations/NNNN/candidate[-K].py")
+
+
+class Evaluation(BaseModel):
+    """One candidate's evaluation in the iteration, and the acceptance rule's decision on it."""
+
+    eval: str = Field(description="its eval.json in the run folder")
+    decision: Decision | None = Field(default=None, description="set by the decide node")
+
+
+class LoopState(BaseModel):
+    iteration: int = Field(default=0, description="the iteration being worked on; 0 evaluates the starting kernel")
+    best_path: str = Field(default="", description="kernel file of the current best version, in the run folder")
+    best_eval: str = Field(default="", description="eval.json of the current best version, in the run folder")
+    attempts: list[Attempt] = Field(default_factory=list, description="every proposal so far and its outcome")
+    proposals: list[Candidate] = Field(default_factory=list, description="this iteration's proposals")
+    results: list[Evaluation] = Field(default_factory=list, description="this iteration's evaluations, in order")
+    accepted: int | None = Field(default=None, description="index into `proposals` of the version to commit")
+    commits: list[str] = Field(default_factory=list, description="shas of the accepted versions, in order")
+    started: float = Field(default=0.0, description="wall-clock start of the run (time.time()), for --time-budget")
+    stop_reason: str | None = Field(default=None, description="why the run ended; None while it goes on")
+
+
+# The types a checkpoint holds besides plain values, for LangGraph's deserializer to allow by name.
+CHECKPOINTED_TYPES = (
+    ("agent.state", "Candidate"),
+    ("agent.state", "Evaluation"),
+    ("agent.policies.base", "Attempt"),
+    ("agent.policies.base", "Proposal"),
+    ("tools.evaluator.decide", "Decision"),
+)

@@ -13,7 +13,7 @@ import hashlib
 from pathlib import Path
 
 from agent.policies.source_edit import read_literal, replace_config
-from agent.runfolder import RUNS_DIR
+from tools.runfolder import RUNS_DIR
 
 VARIANTS_DIR = RUNS_DIR / "variants"
 

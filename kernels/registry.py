@@ -10,7 +10,9 @@ with `load_native`, so a failing kernel fails instead of quietly falling back.
 The operators are discovered, never listed: every package `kernels/<op>/` whose `spec.py` defines
 `SPEC` (named `<op>`) is one. They are ordered by the `ORDER` number in the folder's `__init__.py`
 (folders without one come last, by name); the order is presentation (tables, CLI, tests), so it lives
-outside the spec and a new op's place does not change the harness hash.
+outside the spec and a new op's place does not change the harness hash. Everything else the folder
+knows is found here too (`op_file`): its designs, its Liger adapter, torch's own ops for it
+(`native_op`) and the Llama forward that calls it (`model_plan`).
 
 `use_kernel_file(op, backend, path)` makes one op of a backend run another file
 (the end-to-end check runs a candidate inside the model this way); such an op
@@ -21,40 +23,36 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import os
 import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Literal
 
 import torch
 
+from kernels.backends import BACKENDS as ALL_BACKENDS
+from kernels.backends import backend as backend_of
+from kernels.folders import KERNELS, op_folders
+from kernels.llama import ModelPlan
 from kernels.spec import OpSpec
-
-KERNELS = Path(__file__).resolve().parent
 
 
 def discover_operators() -> tuple[str, ...]:
-    """The op folders under kernels/ (a package with a spec.py defining SPEC), in `ORDER`, then name, order."""
-    found = []
-    for spec_file in sorted(KERNELS.glob("*/spec.py")):
-        op = spec_file.parent.name
-        if not (spec_file.parent / "__init__.py").is_file():
-            continue  # not a package: nothing here can import it as kernels.<op>
+    """The op folders under kernels/ (kernels/folders.py), each checked to define SPEC = OpSpec named after it."""
+    for op in op_folders():
         op_spec = getattr(importlib.import_module(f"kernels.{op}.spec"), "SPEC", None)
         if not isinstance(op_spec, OpSpec):
-            raise TypeError(f"{spec_file} defines no SPEC = OpSpec(...)")
+            raise TypeError(f"{KERNELS / op / 'spec.py'} defines no SPEC = OpSpec(...)")
         if op_spec.name != op:
-            raise ValueError(f"{spec_file} names its op {op_spec.name!r}; the folder says {op!r}")
-        order = getattr(importlib.import_module(f"kernels.{op}"), "ORDER", None)
-        found.append((float("inf") if order is None else order, op))
-    return tuple(op for _, op in sorted(found))
+            raise ValueError(f"{KERNELS / op / 'spec.py'} names its op {op_spec.name!r}; the folder says {op!r}")
+    return op_folders()
 
 
 OPERATORS = discover_operators()
-BACKENDS = ("tilelang", "ninetoothed", "maca_cpp", "torch")
+BACKENDS = tuple(ALL_BACKENDS)
 
 
 def ops_with(backend: str) -> tuple[str, ...]:
@@ -82,13 +80,32 @@ def check_op(op: str) -> None:
 
 
 def check_backend(backend: str) -> None:
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    backend_of(backend)
 
 
 def spec(op: str) -> OpSpec:
     check_op(op)
     return importlib.import_module(f"kernels.{op}.spec").SPEC
+
+
+def op_file(op: str, name: str) -> ModuleType | None:
+    """The op folder's `<name>.py` (designs, liger, native, ...), imported; None where the folder has none."""
+    check_op(op)
+    if not (KERNELS / op / f"{name}.py").is_file():
+        return None
+    return importlib.import_module(f"kernels.{op}.{name}")
+
+
+def native_op(op: str) -> Callable | None:
+    """torch's own ops for `op` in the model dtype, as a user writes them (`kernels/<op>/native.py`); None if none."""
+    module = op_file(op, "native")
+    return getattr(module, op) if module is not None else None
+
+
+def model_plan(op: str) -> ModelPlan | None:
+    """The Llama forward that calls `op` wherever it can (its folder's MODEL_PLAN); None: the model never calls it."""
+    check_op(op)
+    return getattr(importlib.import_module(f"kernels.{op}"), "MODEL_PLAN", None)
 
 
 def torch_implementation(op: str) -> Callable[..., torch.Tensor]:
@@ -160,13 +177,6 @@ def load_native(op: str, backend: str) -> Callable[..., torch.Tensor]:
     return fn
 
 
-def _needs_gpu(backend: str) -> bool:
-    if backend == "torch":
-        return False
-    # NineToothed kernels also run on the CPU under Triton's interpreter.
-    return not (backend == "ninetoothed" and os.environ.get("TRITON_INTERPRET") == "1")
-
-
 # Ops demoted to the fallback after a run-time failure, with the reason.
 _demoted: dict[tuple[str, str], str] = {}
 
@@ -178,7 +188,7 @@ def registration(op: str, backend: str) -> Registration:
         return Registration(op, backend, "native", f"kernel file {_kernel_files[(op, backend)][0]}")
     if (op, backend) in _demoted:
         return Registration(op, backend, "torch_fallback", _demoted[(op, backend)])
-    if _needs_gpu(backend) and not torch.cuda.is_available():
+    if not backend_of(backend).runs_here(torch.cuda.is_available()):
         return Registration(op, backend, "torch_fallback", "no GPU visible to PyTorch")
     try:
         load_native(op, backend)

@@ -11,8 +11,6 @@ import importlib
 from dataclasses import dataclass
 from typing import Literal
 
-import torch
-
 TargetName = Literal["cuda", "maca"]
 TARGET_CHOICES = ("auto", "cuda", "maca")
 
@@ -39,6 +37,8 @@ _selected: TargetName | None = None
 
 def is_metax_torch() -> bool:
     """True for MetaX (MXMACA) PyTorch builds, whose `torch.version` names MACA."""
+    import torch  # here, not at the top: the command line lists the targets without loading torch
+
     version = torch.version
     if getattr(version, "maca", None):
         return True
@@ -69,6 +69,8 @@ def current() -> TargetInfo:
 
 
 def gpu_available() -> bool:
+    import torch
+
     return torch.cuda.is_available()
 
 

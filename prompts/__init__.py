@@ -12,14 +12,9 @@ from pathlib import Path
 
 import jinja2
 
-PROMPTS_DIR = Path(__file__).parent
+from kernels.backends import backend as backend_of
 
-BACKEND_GUIDES = {
-    "tilelang": "guide_tilelang.md",
-    "ninetoothed": "guide_ninetoothed.md",
-    "maca_cpp": "guide_maca_cpp.md",
-    "torch": "guide_torch.md",
-}
+PROMPTS_DIR = Path(__file__).parent
 
 # Keyed by target name (kernels.target.TargetInfo.name) and by chip name. "cuda" means the
 # H200 because that is the NVIDIA machine these kernels are measured on.
@@ -61,10 +56,8 @@ def _read(name: str) -> str:
 
 
 def backend_guide(backend: str) -> str:
-    """The API notes and pitfalls for writing a kernel file in `backend`."""
-    if backend not in BACKEND_GUIDES:
-        raise ValueError(f"no guide for backend {backend!r}; known: {', '.join(BACKEND_GUIDES)}")
-    return _read(BACKEND_GUIDES[backend])
+    """The API notes and pitfalls for writing a kernel file in `backend` (its guide: kernels/backends.py)."""
+    return _read(backend_of(backend).guide)
 
 
 def hardware_notes(target_name: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from kernels.backends import EDITABLE
 from tools.env import collect_environment, gpu_slug
 from tools.evaluator.evaluate import evaluate
 from tools.evaluator.records import BASELINES, Baseline, EvalRecord
@@ -16,12 +17,11 @@ from tools.paths import PROJECT_ROOT
 from tools.results import ResultTable
 
 RESULTS_DIR = PROJECT_ROOT / "benchmarks" / "results"
-BENCH_BACKENDS = ("tilelang", "ninetoothed", "maca_cpp")
 
 
 def run_bench(
     op: str,
-    backends: tuple[str, ...] = BENCH_BACKENDS,
+    backends: tuple[str, ...] = EDITABLE,
     *,
     baselines: tuple[Baseline, ...] = BASELINES,
     out_dir: Path | None = None,
@@ -43,6 +43,6 @@ def run_bench(
         records.append(
             evaluate(op, backend, baselines=baselines, on_event=on_event, other_dtypes=False, **evaluate_kwargs)
         )
-        table = earlier.merged(ResultTable.from_records(op, records), order=BENCH_BACKENDS)
+        table = earlier.merged(ResultTable.from_records(op, records), order=EDITABLE)
         table.save(json_path)
     return records, json_path, kept

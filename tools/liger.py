@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import torch
 
 from kernels.liger_support import LigerCall
-from kernels.registry import OPERATORS
+from kernels.registry import OPERATORS, op_file
 from kernels.spec import Comparison, OpSpec
 
 __all__ = ["ADAPTERS", "LIGER_VERSION", "Adapter", "LigerCall", "LigerUnavailable", "check", "load"]
@@ -57,14 +57,8 @@ class Adapter:
 
 def adapter_of(op: str) -> Adapter | None:
     """The adapter in `kernels/<op>/liger.py`, or None when the op folder has none."""
-    module_name = f"kernels.{op}.liger"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as err:
-        if err.name == module_name:
-            return None
-        raise
-    return Adapter(op, module.LIGER_MODULE, module.LIGER_NAME, module.bind)
+    module = op_file(op, "liger")
+    return None if module is None else Adapter(op, module.LIGER_MODULE, module.LIGER_NAME, module.bind)
 
 
 # Every op folder's adapter, in the registry's order.

@@ -12,6 +12,7 @@ import hashlib
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+RUNS_DIR = PROJECT_ROOT / "runs"  # where runs land unless --runs-dir says otherwise
 
 
 def default_candidate(op: str, backend: str) -> Path | None:

@@ -157,6 +157,24 @@ def columns(record: EvalRecord) -> dict[str, str]:
     return titles
 
 
+def proposer_table(record: EvalRecord) -> str:
+    """The best version's results as the proposer is shown them (the llm policy's prompt): a markdown row per
+    named shape; hidden shapes stay hidden from it."""
+    rows = shape_rows(record)
+    if not rows:
+        return record.message
+    keys = ("shape", "dtype", "status", "max_err", "eager_us", "graph_us", "bound", "gbps", "of_copy")
+    scope = record.decision_scope() or "graph"
+    lines = [
+        "| shape | dtype | status | max err | eager µs/call | graph µs/call | bound "
+        f"| GB/s ({scope}) | % of copy ({scope}) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    # Hidden shapes stay hidden, the camp's forms of them (camp/hidden/...) included.
+    lines += ["| " + " | ".join(r[k] for k in keys) + " |" for r in rows if "hidden/" not in r["shape"]]
+    return "\n".join(lines)
+
+
 def terminal_columns(record: EvalRecord) -> dict[str, str]:
     """`columns` for a terminal: a CPU run without the columns only a GPU fills, all '-' (GPU_ONLY_NOTE says so).
 

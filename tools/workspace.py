@@ -42,6 +42,27 @@ def _worktree_lock(repo: git.Repo) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def commit_message(
+    op: str,
+    backend: str,
+    iteration: int,
+    speedup: float,
+    scope: str | None,
+    gbps: float | None,
+    fraction: float | None,
+    rationale: str,
+    run_id: str,
+) -> str:
+    """An accepted version's commit message (docs/design.md, "Git history"): its result on the first line, the
+    why, the run."""
+    numbers = f"{speedup:.2f}x over previous ({scope or 'graph'} scope)"
+    if gbps:
+        numbers += f", {gbps / 1e3:.2f} TB/s median" if gbps >= 100 else f", {gbps:.3g} GB/s median"
+    if fraction:
+        numbers += f" ({fraction:.2f} of copy)"
+    return f"{op}[{backend}]: {numbers}, iteration {iteration}\n\n{rationale}\n\nrun: {run_id}"
+
+
 @dataclass
 class Workspace:
     worktree: Path

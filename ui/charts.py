@@ -12,7 +12,7 @@ The scope (graph or eager: tools/evaluator/records.py) is the run's decision sco
 another; the axis and the title name it, and a candidate not timed in it is drawn as unmeasured.
 
 Colour is the outcome; a rejected or failed candidate's legend entry, shape and tooltip also name the rule
-that turned it down, read from its recorded decision (agent/export.py: decision_rule).
+that turned it down, read from its recorded decision (tools/export.py: decision_rule).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ LEVEL_TEXT = {
     "Liger-Kernel": "Liger-Kernel's kernel for the op",
     "copy roofline": "a device-to-device copy of the same bytes",
 }
-# The shape of a rejected candidate's point, per rule (agent/export.py: REJECTION_RULES); a rule not here
+# The shape of a rejected candidate's point, per rule (tools/export.py: REJECTION_RULES); a rule not here
 # (one decide.py gains later) takes the next of SPARE_SHAPES.
 RULE_SHAPES = {
     "a shape slower beyond noise": "triangle-down",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from agent.runfolder import RUNS_DIR
+from tools.runfolder import RUNS_DIR
 from ui import data
 
 # Page scripts, relative to ui/app.py (st.page_link and st.switch_page take them so).
@@ -159,8 +159,8 @@ def number_columns(columns, **extra) -> dict:
 @st.cache_data(max_entries=16, show_spinner=False)
 def exports(path: str, stamp: int) -> dict[str, str | None]:
     """prompts.md and reflection.md (agent export's own text) and the results CSV; None where one cannot be made yet."""
-    from agent.export import prompts_markdown, reflection_markdown
-    from agent.runfolder import RunFolder
+    from tools.export import prompts_markdown, reflection_markdown
+    from tools.runfolder import RunFolder
 
     folder = RunFolder(Path(path))
     files: dict[str, str | None] = {}

@@ -21,8 +21,9 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agent.export import decision_rule
-from agent.runfolder import (
+from tools.evaluator.records import CONTESTANTS, RIVALS, EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing, geomean
+from tools.export import decision_rule
+from tools.runfolder import (
     EVENTS_FILE,
     RUN_FILE,
     RunFolder,
@@ -32,7 +33,6 @@ from agent.runfolder import (
     candidate_suffix,
     list_runs,
 )
-from tools.evaluator.records import CONTESTANTS, RIVALS, EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing, geomean
 
 OUTCOMES = ("baseline", "accepted", "rejected", "failed", "evaluating", "proposed")
 
@@ -215,7 +215,7 @@ def run_row(run_dir: Path) -> RunRow:
 
 
 def run_rows(root: Path) -> list[RunRow]:
-    """Every run folder under `root` (agent/runfolder.py: list_runs), newest first; none gives no rows."""
+    """Every run folder under `root` (tools/runfolder.py: list_runs), newest first; none gives no rows."""
     return sorted((run_row(folder.path) for folder in list_runs(root)), key=_age, reverse=True)
 
 
@@ -268,7 +268,7 @@ class IterationRow:
     outcome: str  # one of OUTCOMES
     rationale: str
     reason: str  # the decision's reason, or the evaluation's message before a decision
-    rule: str | None  # the rule that reason names (agent/export.py: decision_rule); None before a decision
+    rule: str | None  # the rule that reason names (tools/export.py: decision_rule); None before a decision
     failed_stage: str | None
     model: str | None
     time: str | None

@@ -3,24 +3,21 @@
 The search policy tries these after the neighbours of the best configuration
 run dry. Each is a point in the kernel's SEARCH_SPACE chosen for a reason a
 kernel developer would give, not a grid cell. They live in the operator's
-folder (kernels/<op>/designs.py); this module finds them there.
+folder (kernels/<op>/designs.py), which the registry finds.
 """
 
 from __future__ import annotations
 
-import importlib
-from pathlib import Path
-
 from kernels.design import Design
-
-KERNELS = Path(__file__).resolve().parents[2] / "kernels"
+from kernels.registry import OPERATORS, op_file
 
 
 def _discover() -> dict[tuple[str, str], list[Design]]:
     found = {}
-    for path in sorted(KERNELS.glob("*/designs.py")):
-        module = importlib.import_module(f"kernels.{path.parent.name}.designs")
-        found |= {(path.parent.name, backend): list(designs) for backend, designs in module.DESIGNS.items()}
+    for op in OPERATORS:
+        module = op_file(op, "designs")
+        if module is not None:
+            found |= {(op, backend): list(designs) for backend, designs in module.DESIGNS.items()}
     return found
 
 

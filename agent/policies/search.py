@@ -23,10 +23,10 @@ import ast
 import itertools
 import statistics
 
-from agent.lessons import lesson_of_step
 from agent.policies.base import Attempt, Proposal, ProposalContext, Reflection, ReflectionContext
 from agent.policies.catalogue import designs
 from agent.policies.source_edit import read_literal, replace_config
+from tools.lessons import lesson_of_step
 
 
 def _key(config: dict) -> tuple:
@@ -154,6 +154,6 @@ class SearchPolicy:
         yield from _predicted(best, space, keys, attempts)
 
     def reflect(self, context: ReflectionContext) -> Reflection:
-        """What this step taught, from its decision (agent/lessons.py); empty where there is nothing to say."""
+        """What this step taught, from its decision (tools/lessons.py); empty where there is nothing to say."""
         text = lesson_of_step(context.rationale, context.outcome, context.message)
         return Reflection(text=f"Iteration {context.iteration}: {text}" if text else "")

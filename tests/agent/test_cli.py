@@ -70,7 +70,7 @@ def shape_names(text: str) -> list[str]:
 def test_eval_torch_backend_prints_a_table_and_writes_json(tmp_path):
     from rich.console import Console
 
-    from agent.cli import _print_record
+    from agent.commands.show import print_record
     from tools.evaluator.records import EvalRecord
 
     path = tmp_path / "record.json"
@@ -93,23 +93,23 @@ def test_eval_torch_backend_prints_a_table_and_writes_json(tmp_path):
     # names being whole and within 80 columns is what is asserted.
     # Wide, the same table has each name on one line.
     wide = io.StringIO()
-    _print_record(EvalRecord.model_validate(record), Console(file=wide, width=170, color_system=None))
+    print_record(EvalRecord.model_validate(record), Console(file=wide, width=170, color_system=None))
     assert "│ llama3-8b/decode1 " in wide.getvalue() and "…" not in wide.getvalue()
 
 
 def test_a_gpu_record_at_80_columns_keeps_every_column_and_whole_names():
     from rich.console import Console
 
-    from agent.cli import _print_record, _shape_tables
+    from agent.commands.show import print_record, shape_tables
     from tools.evaluator.records import EvalRecord
     from tools.report import terminal_columns
 
     record = EvalRecord.model_validate_json((EXAMPLES / MACA / "iterations" / "0001" / "eval.json").read_text())
     console = Console(file=io.StringIO(), width=80, color_system=None)
-    _print_record(record, console)
+    print_record(record, console)
     text = console.file.getvalue()
     assert max(map(len, text.splitlines())) <= 80 and "…" not in text
-    tables = _shape_tables(record, console)
+    tables = shape_tables(record, console)
     assert len(tables) > 1  # the columns that do not fit beside the names go to further tables
     assert {c.header for t in tables for c in t.columns} == set(terminal_columns(record).values())
     names = [c.shape for c in record.correctness if c.seed == record.correctness[0].seed]
@@ -172,9 +172,10 @@ def test_bench_writes_json_and_markdown(tmp_path):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     folder = next(p for p in tmp_path.iterdir() if p.is_dir())
-    data = json.loads((folder / "rope.json").read_text())
-    assert [r["backend"] for r in data["records"]] == ["torch"]
-    assert "sources" not in (data["records"][0]["compile"] or {})
+    from tools.results import ResultTable
+
+    table = ResultTable.load(folder / "rope.json", "rope")
+    assert [b.backend for b in table.benches] == ["torch"] and table.backend_rows("torch", "eager")
     markdown = (folder / "rope.md").read_text()
     assert "| llama3-8b/decode1/q | bf16 | ok |" in markdown
 

@@ -22,9 +22,9 @@ import pytest
 from agent.config import RunConfig
 from agent.loop import optimize, resume
 from agent.policies.llm import LLMPolicy
-from agent.runfolder import RunFolder
 from tests.agent.fake_openai import FakeOpenAI, Hangup, Reply, Stall, Status
 from tests.agent.tuned_candidates import FROM_THE_TOP, TUNED_ROPE, committed_repo, cpu_config, kernel_reply
+from tools.runfolder import RunFolder
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = (

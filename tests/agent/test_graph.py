@@ -1,13 +1,16 @@
-"""agent/graph.py's parts on their own: the commit message, and the decide node over records in a run folder."""
+"""The loop's parts on their own: the commit message, and the decide node over records in a run folder."""
 
 from __future__ import annotations
 
 import pytest
 
 from agent.config import RunConfig
-from agent.graph import Deps, build_graph, commit_message, decide_node
-from agent.runfolder import RunFolder
-from tests.agent.test_decide import _record
+from agent.graph import Deps, build_graph, decide_node
+from agent.policies.base import Proposal
+from agent.state import Candidate, Evaluation, LoopState
+from tests.tools.evaluator.test_decide import _record
+from tools.runfolder import RunFolder
+from tools.workspace import commit_message
 
 
 def _message(**changes) -> str:
@@ -44,7 +47,7 @@ def test_the_commit_message_says_only_what_was_measured(changes, first_line):
     assert _message(**changes).splitlines()[0] == first_line + "iteration 7"
 
 
-def _round(tmp_path, shapes_per_candidate: list[list[tuple]], statuses: list[str]) -> tuple[Deps, dict]:
+def _round(tmp_path, shapes_per_candidate: list[list[tuple]], statuses: list[str]) -> tuple[Deps, LoopState]:
     """A run folder with one round's records written, and the state the decide node sees."""
     folder = RunFolder.create(tmp_path, "r1")
     proposals, results = [], []
@@ -52,10 +55,10 @@ def _round(tmp_path, shapes_per_candidate: list[list[tuple]], statuses: list[str
         source = f"CONFIG = {{'block': {i}}}\n"
         path = folder.save_candidate(1, i, source)
         record = _record(shapes, status=status, stage="correctness" if status == "failed" else None)
-        results.append({"eval": folder.save_evaluation(1, i, record)})
-        proposals.append({"rationale": f"try {i}", "source": source, "path": folder.relative(path)})
+        results.append(Evaluation(eval=folder.save_evaluation(1, i, record)))
+        proposals.append(Candidate(proposal=Proposal(source=source, rationale=f"try {i}"), path=folder.relative(path)))
     deps = Deps(config=RunConfig(op="rope", backend="tilelang"), policy=None, folder=folder, workspace=None)
-    return deps, {"iteration": 1, "proposals": proposals, "results": results, "attempts": []}
+    return deps, LoopState(iteration=1, proposals=proposals, results=results)
 
 
 def test_the_decide_node_keeps_the_fastest_passing_candidate_and_records_each_outcome(tmp_path):
@@ -63,8 +66,9 @@ def test_the_decide_node_keeps_the_fastest_passing_candidate_and_records_each_ou
     deps, state = _round(tmp_path, [faster, fastest, fastest], ["ok", "ok", "failed"])
     update = decide_node(state, deps)
     assert update["accepted"] == 1
-    assert [a["outcome"] for a in update["attempts"]] == ["rejected", "accepted", "failed"]
-    assert update["attempts"][0]["message"].endswith("another candidate of this round was faster")
+    assert [a.outcome for a in update["attempts"]] == ["rejected", "accepted", "failed"]
+    assert update["attempts"][0].message.endswith("another candidate of this round was faster")
+    assert [r.decision.accepted for r in update["results"]] == [True, True, False]
     decided = deps.folder.decisions()[1]
     assert decided.accepted == 1 and decided.outcomes == ["rejected", "accepted", "failed"]
     assert [decided.outcome(i) for i in range(3)] == decided.outcomes

@@ -17,8 +17,8 @@ import pytest
 from agent.config import RunConfig
 from agent.loop import optimize, resume
 from agent.policies.source_edit import read_literal
-from agent.runfolder import RunFolder
 from tests.agent.tuned_candidates import TUNED_ROPE, WRONG_AT_TWO, cpu_config
+from tools.runfolder import RunFolder
 
 ROOT = Path(__file__).resolve().parents[2]
 SHAPES = ["llama3.2-1b/decode1/q"]

@@ -18,10 +18,10 @@ from agent.config import RunConfig
 from agent.e2e_gate import REFERENCE_FILE
 from agent.loop import optimize, resume
 from agent.policies.source_edit import read_literal
-from agent.runfolder import RunFolder
 from tests.agent.tuned_candidates import CHANGES_TOKENS_AT_TWO, TUNED_ROPE, cpu_config
 from tests.tools.tiny_llama import write_tiny_checkpoint
 from tools.evaluator.records import EvalRecord
+from tools.runfolder import RunFolder
 from ui.data import iteration_rows
 
 ROOT = Path(__file__).resolve().parents[2]

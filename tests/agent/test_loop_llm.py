@@ -7,9 +7,9 @@ client), with a reflection after each iteration.
 
 from __future__ import annotations
 
-from agent.export import export
-from agent.runfolder import RunFolder
 from tests.agent.recorded_judge import RecordedJudge, reasked_llm_run
+from tools.export import export
+from tools.runfolder import RunFolder
 
 
 def test_llm_loop_reasks_rejects_wrong_kernels_retries_and_logs_every_round(tmp_path):

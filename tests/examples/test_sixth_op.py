@@ -5,7 +5,8 @@ in a fresh git repository; the softmax folder is then copied in and nothing else
 From there, in child processes of that copy: the CLI lists softmax, the registry returns its
 spec and finds no Liger adapter for it, the evaluator accepts its honest candidate and rejects
 its wrong one, and the shipped NineToothed kernel matches the reference under Triton's
-interpreter. NineToothed candidates are not evaluated on the CPU: the evaluator's runners have
+interpreter; `agent optimize softmax --e2e` refuses, as the Llama model never calls softmax, so its token check
+would pass without running the kernel. NineToothed candidates are not evaluated on the CPU: the evaluator's runners have
 no stand-in for Triton's GPU driver (tests/kernels/ninetoothed_interpreter.py is the tests' one).
 """
 
@@ -32,7 +33,7 @@ REGISTRY_TESTS = (
     "tests/kernels/test_registry.py",
     "tests/kernels/test_imports.py",
     "tests/agent/test_catalogue.py",
-    "tests/tools/test_liger.py::test_every_op_folder_with_an_adapter_has_one_and_the_shipped_ops_do",
+    "tests/tools/test_liger.py::test_every_op_folder_with_an_adapter_has_one_and_the_ops_the_model_calls_do",
 )
 
 # Run in the copy: its registry, Liger lookup, and the shipped kernel under the interpreter, as JSON.
@@ -136,6 +137,7 @@ def test_a_sixth_op_needs_only_its_folder(repo: Path, tmp_path: Path) -> None:
         "good": _python(repo, *evaluation, str(good)),
         "wrong": _python(repo, *evaluation, str(wrong)),
         "checks": _python(repo, "-c", CHECKS, str(tmp_path)),
+        "e2e": _python(repo, "-m", "agent", "optimize", "softmax", "--backend", "ninetoothed", "--e2e"),
         # Tests over every op folder (registry, imports, catalogue, Liger) hold with the sixth op, unedited.
         "tests": _python(repo, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", *REGISTRY_TESTS),
     }
@@ -159,6 +161,10 @@ def test_a_sixth_op_needs_only_its_folder(repo: Path, tmp_path: Path) -> None:
     assert result["verdicts"] and set(result["verdicts"].values()) == {"ok"}, result["verdicts"]
 
     assert done["tests"].returncode == 0, done["tests"].stdout[-3000:]
+
+    e2e = done["e2e"]  # refused before it looks for a GPU: the op's folder says where the model calls it, or not
+    assert e2e.returncode == 2 and e2e.stdout == "", e2e.stderr
+    assert e2e.stderr.startswith("agent: error: --e2e: the Llama model never calls softmax"), e2e.stderr
 
     # Running all that changed no tracked file: besides the new folder, only the two candidates written here.
     status = sorted(_git(repo, "status", "--porcelain").splitlines())

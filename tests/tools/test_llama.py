@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -13,7 +14,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from kernels.registry import registered_operators
+from kernels.registry import OPERATORS, model_plan, registered_operators
 from tests.tools.tiny_llama import TINY, write_tiny_checkpoint
 from tools.llama.infer import run_inference
 from tools.llama.load import load_directory, random_model
@@ -93,12 +94,19 @@ def test_a_backend_that_falls_back_gives_the_tokens_of_the_torch_backend():
     assert generate(fallback, prompt, 8).tokens == generate(_tiny_model(), prompt, 8).tokens
 
 
-@pytest.mark.parametrize("op", ["rope", "rope_qk", "rms_norm", "add_rms_norm", "silu_mul"])
+@pytest.mark.parametrize("op", [op for op in OPERATORS if model_plan(op) is not None])
 def test_the_plan_for_an_op_calls_it(op):
     assert op in plan_for(op).operators
     # The ops a forward pass calls are the plan's, each taken from the registry once.
     model = _quiet(random_model, 0, "torch", "cpu", torch.float32, hf_config=TINY, plan=plan_for(op))
     assert set(model.ops) == set(plan_for(op).operators)
+
+
+def test_an_op_the_model_never_calls_has_no_plan(monkeypatch):
+    # The e2e check of such an op would pass without running it (agent optimize --e2e refuses it).
+    monkeypatch.delattr(importlib.import_module("kernels.silu_mul"), "MODEL_PLAN")
+    with pytest.raises(ValueError, match="the Llama model never calls silu_mul"):
+        plan_for("silu_mul")
 
 
 def test_every_plan_computes_the_same_model():

@@ -1,4 +1,4 @@
-"""Decode as serving engines run it (tools/llama/decode.py) and the native baseline's ops (tools/llama/native.py)."""
+"""Decode as serving engines run it (tools/llama/decode.py) and the native baseline's ops (kernels/<op>/native.py)."""
 
 from __future__ import annotations
 

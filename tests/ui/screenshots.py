@@ -26,8 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from agent.runfolder import list_runs
 from tests.ui import browser as chrome
+from tools.runfolder import list_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,8 @@ import pandas as pd
 import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
-from agent.runfolder import RunFolder
 from tests.ui import judged
+from tools.runfolder import RunFolder
 
 APP = Path(__file__).resolve().parents[2] / "ui" / "app.py"
 

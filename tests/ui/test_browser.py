@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from agent.export import prompts_markdown
-from agent.runfolder import RunFolder
 from tests.ui import browser as chrome
+from tools.export import prompts_markdown
+from tools.runfolder import RunFolder
 
 pytestmark = pytest.mark.skipif(
     not chrome.CHROMIUM.exists(),

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from agent.export import BEATEN
-from agent.runfolder import RunFolder, read_record
 from tests.ui import judged
 from tools.evaluator.records import geomean
+from tools.export import BEATEN
+from tools.runfolder import RunFolder, read_record
 from ui import charts, data
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "runs"

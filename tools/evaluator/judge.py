@@ -33,6 +33,7 @@ from pathlib import Path
 
 import torch
 
+from kernels.backends import backend as backend_of
 from kernels.spec import NamedShape, OpSpec, dtype_name, parse_dtype, rounding_bias
 from tools.evaluator import confine, sandbox
 from tools.evaluator.benchmark import QUIET_FACTOR, QUIET_SLACK_US, BenchmarkStage, Seat, StageFailed
@@ -51,7 +52,6 @@ SEEDS_PER_SHAPE = 3
 # A case larger than this many elements (the long-context and long-prompt hidden shapes) is checked on one
 # seed, and again off the judge's buffers on that one: it is there for index arithmetic, which one seed shows.
 LARGE_CASE_ELEMENTS = 2**22
-PARALLEL_FIRST_CALL_BACKENDS = ("tilelang",)
 MAX_COMPILE_THREADS = 16
 DECODE_TOKENS = 256  # the kernel files' decode/prefill split (SMALL_TOKENS): programs differ across it
 
@@ -341,7 +341,7 @@ class Judge(BenchmarkStage):
         threads = self._compile_threads(groups)
         self._start_incumbent_warmup(groups, threads)
         self._first_calls(self.cases, self.case_seats, groups, threads, info, "compile")
-        language = {"tilelang": "cuda", "ninetoothed": "triton", "maca_cpp": "cuda"}.get(self.request.backend, "text")
+        language = backend_of(self.request.backend).language or "text"
         try:
             sources = candidate.ask({"op": "sources"}, self.deadline).sources
             info.sources = [KernelSource(key=k, language=language, text=v) for k, v in sources.items()]
@@ -465,7 +465,7 @@ class Judge(BenchmarkStage):
             self._drop_runner("incumbent", f"its first calls raised: {error[-1]}")
 
     def _parallel_first_calls(self) -> bool:
-        return self.request.backend in PARALLEL_FIRST_CALL_BACKENDS and self.cuda
+        return backend_of(self.request.backend).parallel_first_calls and self.cuda
 
     def _compile_groups(self, cases: list[tuple], signatures: list[tuple]) -> list[list[int]]:
         """Cases likely to share one program, one group each, for one thread each.

@@ -17,7 +17,7 @@ from typing import Any
 
 import torch
 
-from tools.llama.model import FUSED, ModelPlan
+from kernels.llama import FUSED, ModelPlan
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
@@ -43,7 +43,7 @@ class InferenceRecord:
     """One `agent infer` run; the JSON written by --json."""
 
     backend: str
-    """a registry backend, or `native` (torch's own ops in the model dtype, tools/llama/native.py)."""
+    """a registry backend, or `native` (torch's own ops in the model dtype, kernels/<op>/native.py)."""
     operators: dict[str, str]
     """the registered ops the model ran (its ModelPlan's), each native or torch_fallback."""
     model: str
@@ -80,7 +80,7 @@ class InferenceRecord:
 
 
 def random_prompt_ids(vocab_size: int, n: int, seed: int) -> list[int]:
-    """`n` seeded token ids: `agent infer --prompt-len N` and scripts/token_drift.py use the same prompt."""
+    """`n` seeded token ids: `agent infer --prompt-len N` and benchmarks/probes/token_drift.py use the same prompt."""
     # Its own generator: the prompt does not depend on how many numbers the weights consumed.
     gen = torch.Generator().manual_seed(seed + 1)
     return torch.randint(0, vocab_size, (n,), generator=gen).tolist()

@@ -21,15 +21,15 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import torch
 import torch.nn.functional as F
 
-from kernels.registry import operator
-from tools.llama import native
+from kernels.llama import FUSED, ModelPlan
+from kernels.registry import model_plan, native_op, operator
 
-# The backend name of torch's own ops in the model dtype (tools/llama/native.py): a baseline, not a registry backend.
+# The backend name of torch's own ops in the model dtype (kernels/<op>/native.py): a baseline, not a registry backend.
 NATIVE = "native"
 
 
@@ -136,34 +136,19 @@ class KVCache:
 GATE_UP = "gate_up_proj.weight"
 
 
-@dataclass(frozen=True)
-class ModelPlan:
-    """Which registered operator the forward pass runs where there is a choice."""
-
-    rope: Literal["rope", "rope_qk"] = "rope_qk"
-    norm: Literal["rms_norm", "add_rms_norm"] = "add_rms_norm"
-
-    @property
-    def operators(self) -> tuple[str, ...]:
-        """The registered ops a forward pass calls, in the order they first run."""
-        # The fused plan still calls rms_norm once, on the embeddings (no residual add before it).
-        fused = ("add_rms_norm",) if self.norm == "add_rms_norm" else ()
-        return ("rms_norm", self.rope, *fused, "silu_mul")
-
-    def describe(self) -> str:
-        return ", ".join(self.operators)
-
-
-FUSED = ModelPlan()
-
-
 def plan_for(op: str | None) -> ModelPlan:
-    """The plan whose forward pass runs `op` at every place it can: the end-to-end check of a candidate for it."""
-    if op == "rope":
-        return ModelPlan(rope="rope")
-    if op == "rms_norm":
-        return ModelPlan(norm="rms_norm")
-    return FUSED  # rope_qk, add_rms_norm, silu_mul (always called) and no op at all
+    """The plan whose forward pass runs `op` at every place it can (the op folder's MODEL_PLAN): the end-to-end
+    check of a candidate for it. None: the fused plan. Raises for an op the model never calls, whose check would
+    pass without running it."""
+    if op is None:
+        return FUSED
+    plan = model_plan(op)
+    if plan is None:
+        raise ValueError(
+            f"the Llama model never calls {op} (kernels/{op}/__init__.py has no MODEL_PLAN), so a check of its "
+            "tokens would pass without running the kernel"
+        )
+    return plan
 
 
 @dataclass
@@ -187,7 +172,7 @@ class Llama:
             gate = self.weights.pop(prefix + "gate_proj.weight")
             up = self.weights.pop(prefix + "up_proj.weight")
             self.weights[prefix + GATE_UP] = torch.cat((gate, up))  # [2I, hidden]: gate rows, then up rows
-        source = (lambda op: native.OPS[op]) if self.backend == NATIVE else (lambda op: operator(op, self.backend))
+        source = native_op if self.backend == NATIVE else (lambda op: operator(op, self.backend))
         self.ops = {op: source(op) for op in self.plan.operators}
         self.freqs = inv_freq(self.config)
 

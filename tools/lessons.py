@@ -1,6 +1,6 @@
 """What one search step taught, in a sentence, from its change and its recorded decision; None when nothing.
 
-The search policy's reflection after each iteration, and reflection.md's for a search run (agent/export.py),
+The search policy's reflection after each iteration, and reflection.md's for a search run (tools/export.py),
 which recomputes them from the decisions, so an older run's export reads the same. A sentence states the
 change and what the judge found; there is no "next" line: the search's order is in its docstring, and a
 plan repeated after every step (17 times in a 20-iteration run) told a reader nothing.
@@ -8,11 +8,11 @@ plan repeated after every step (17 times in a 20-iteration run) told a reader no
 
 from __future__ import annotations
 
-from agent.export import BEATEN, decision_rule
+from tools.export import BEATEN, decision_rule
 
 MAX_REASON = 300  # characters of a decision's reason quoted (a failure's can be a compiler's output)
 
-# The rules of a step that failed a stage, as agent/export.py names them.
+# The rules of a step that failed a stage, as tools/export.py names them.
 FAILURES = (
     "refused by the lint",
     "did not compile",

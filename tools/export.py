@@ -16,9 +16,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from agent.runfolder import RUN_FILE, RunFolder, Summary, candidate_label
 from tools.evaluator.records import EvalRecord
 from tools.paths import record_path
+from tools.runfolder import RUN_FILE, RunFolder, Summary, candidate_label
 
 # The rule a recorded decision names (tools/evaluator/decide.py, and agent/graph.py's round), read off the words of
 # its recorded reason: the reason is the record; this only names which rule it states. Checked in order.
@@ -319,10 +319,10 @@ def _misled(rounds: list[dict]) -> list[str]:
 
 
 def _reflections(folder: RunFolder, rounds: list[dict], policy: str) -> list[str]:
-    """What each step taught: for the search policy, recomputed from its decisions (agent/lessons.py), one line
+    """What each step taught: for the search policy, recomputed from its decisions (tools/lessons.py), one line
     per step that taught something; for the llm policy, the model's own reflections, those it wrote."""
     if policy == "search":
-        from agent.lessons import lesson
+        from tools.lessons import lesson
 
         lines = [
             f"- Iteration {r['label']}: {text}"

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 import torch
 
-from agent.export import BEATEN, decision_rule, export, prompts_markdown, reflection_markdown
-from agent.runfolder import RunFolder
 from tests.agent.recorded_judge import RecordedJudge, from_the_top_run
 from tests.agent.test_cli import agent
 from tests.agent.tuned_candidates import TUNED_ROPE
 from tests.ui import judged
 from tools.evaluator.decide import decide
+from tools.export import BEATEN, decision_rule, export, prompts_markdown, reflection_markdown
+from tools.runfolder import RunFolder
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "runs"
 WIDE_RUN = EXAMPLES / "20261202-052242-rms_norm-maca_cpp-9210"  # 10 iterations, 9 not adopted

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.runfolder import RunFolder
+from tools.runfolder import RunFolder
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "runs"

@@ -25,16 +25,17 @@ import json
 import os
 import secrets
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from tools.evaluator.profile import summarise
+from kernels.backends import backend as backend_of
 from tools.evaluator.records import EvalRecord, KernelSource
-from tools.paths import PROJECT_ROOT, record_path, sha256_file
-from tools.workspace import Workspace
+from tools.paths import PROJECT_ROOT, RUNS_DIR, record_path, sha256_file
 
-RUNS_DIR = PROJECT_ROOT / "runs"
+if TYPE_CHECKING:
+    from tools.workspace import Workspace
+
 RUN_FILE = "run.json"
 EVENTS_FILE = "events.jsonl"
 SOURCES_DIR = "sources"
@@ -96,6 +97,32 @@ class Summary(BaseModel):
     shapes: dict[str, dict] = {}  # per shape: gbps, fraction_of_copy, median_us, eager_us, graph_us
     iteration: int | None = None  # `best` only: the iteration it came from
     commit: str | None = None  # `best` only: its commit, where it was accepted
+
+    @classmethod
+    def of(cls, record: EvalRecord, **fields) -> Summary:
+        """A record's summary, in its decision scope (and `fields`: iteration, commit)."""
+        scope = record.decision_scope()
+        shapes = {}
+        for b in record.benchmark:
+            result = b.scope(scope) if scope else None
+            if result is None or result.candidate is None:
+                continue
+            shapes[b.shape] = {
+                "gbps": result.gbps,
+                "fraction_of_copy": result.fraction_of_copy,
+                "median_us": result.candidate.median_us,
+                "eager_us": b.eager.candidate.median_us if b.eager and b.eager.candidate else None,
+                "graph_us": b.graph.candidate.median_us if b.graph and b.graph.candidate else None,
+            }
+        return cls(
+            status=record.status,
+            scope=scope,
+            median_gbps=record.median_gbps(),
+            median_fraction_of_copy=record.median_fraction_of_copy(),
+            geomean_vs_eager=record.geomean_speedup("torch"),
+            shapes=shapes,
+            **fields,
+        )
 
 
 class RunInfo(BaseModel):
@@ -214,6 +241,8 @@ class RunFolder:
     def workspace(self, run: dict | None = None) -> Workspace:
         """The run's git workspace, its worktree located on this machine."""
         data = (run if run is not None else self.read_json("run.json"))["workspace"]
+        from tools.workspace import Workspace
+
         return Workspace.from_dict({**data, "worktree": str(self.locate(data["worktree"]))})
 
     def iteration_path(self, iteration: int) -> Path:
@@ -329,10 +358,13 @@ class RunFolder:
         path = self.iteration_dir(iteration) / self.record(iteration, index).name
         record.candidate = self.relative(self.candidate(iteration, index))  # the file evaluated, wherever it goes
         if record.compile and record.compile.sources:
-            refs = [self._store_source(s) for s in record.compile.sources]
+            extension = backend_of(record.backend).extension
+            refs = [self._store_source(s, extension) for s in record.compile.sources]
             self.generated(iteration, index).write_text(json.dumps([r.model_dump() for r in refs]) + "\n")
         self.rewrite_record(path, record)
         if record.profile:
+            from tools.evaluator.profile import summarise
+
             self.profile(iteration, index).write_text(summarise(record.profile) + "\n")
         return self.relative(path)
 
@@ -342,9 +374,9 @@ class RunFolder:
         text = record.model_dump_json(exclude={"compile": {"sources"}})
         self.write(Path(self.locate(path)).resolve().relative_to(self.path.resolve()), self.portable(text) + "\n")
 
-    def _store_source(self, source: KernelSource) -> SourceRef:
+    def _store_source(self, source: KernelSource, extension: str) -> SourceRef:
         text = self.portable(source.text)  # maca_cpp: #line paths
-        name = f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.{source.extension}"
+        name = f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.{extension}"
         target = self.path / SOURCES_DIR / name
         if not target.exists():
             self.write(Path(SOURCES_DIR) / name, text)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent.export import BEATEN, reflection_markdown
-from agent.lessons import change_of, lesson, lesson_of_step
 from agent.policies.base import ReflectionContext
 from agent.policies.search import SearchPolicy
-from agent.runfolder import RunFolder
+from tools.export import BEATEN, reflection_markdown
+from tools.lessons import change_of, lesson, lesson_of_step
+from tools.runfolder import RunFolder
 
 ROOT = Path(__file__).resolve().parents[2]
 MACA_RUN = ROOT / "examples" / "runs" / "20261202-052242-rms_norm-maca_cpp-9210"  # 10 steps, 1 accepted

@@ -1,0 +1,14 @@
+"""torch's own ops for rms_norm in the model dtype, as a user would write them: the `native` baseline.
+
+Not the reference (the spec's fp32 math rounded once): this is what a Hugging Face Llama computes, so its speed is
+what a user gives up by not using a kernel (`agent infer --backend native`, the judge's `native` contestant).
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+
+def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
+    return F.rms_norm(x, (x.shape[-1],), weight, eps)
