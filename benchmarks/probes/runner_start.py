@@ -30,12 +30,11 @@ def start_one(device: str, index: int) -> tuple[float, float, bool]:
         device=device,
         target="auto",
         cache_key=f"runner-start-{index}",
-        separate_uid=confine.can_separate([])[0],
     )
     try:
         hello = runner.wait_hello(time.monotonic() + 300)
         waited = time.monotonic() - asked
-        use = confine.cpu_use(runner.proc.pid)
+        use = confine.cpu_use(runner.pid)
         if not hello.ok:
             raise SystemExit(f"the runner failed to start: {hello.error}")
         return waited, (use.main_ns + use.others_ns) / 1e9, runner.forked

@@ -17,6 +17,7 @@ a random order. A figure faster than a copy of the same bytes, timed the same wa
 from __future__ import annotations
 
 import math
+import os
 import statistics
 import time
 from collections import defaultdict
@@ -629,12 +630,17 @@ class BenchmarkStage:
         return batch
 
     def _check_escapes(self, seats: list[Seat], notes: list[str]) -> None:
-        """A runner's process that left its process group is not stopped between turns: that runner fails."""
+        """A process of an untrusted runner outside its process group is not stopped between turns: it fails.
+
+        Every process a runner starts stays under its keeper (tools/evaluator/confine.py), double forks and
+        new sessions included, so the judge finds them all there.
+        """
         for seat in self._live(seats):
-            uid = seat.runner.identity.uid
-            if seat.trusted or uid is None:
+            if seat.trusted:
                 continue
-            found = confine.escaped(uid, seat.runner.proc.pid)
+            runner = seat.runner
+            group = runner.pid
+            found = [p for p in runner.processes() if p != group and _group_of(p) not in (group, None)]
             if found:
                 self._fail_seat(
                     seat,
@@ -703,7 +709,7 @@ class BenchmarkStage:
         runner = seat.runner
         watch = scope == "eager" and not null  # where host time went (read, never decided on)
         window = time.perf_counter()
-        before = confine.cpu_use(runner.proc.pid) if watch else None
+        before = confine.cpu_use(runner.pid) if watch else None
         core = getattr(self, "timing_core", None) if watch else None
         stolen = confine.steal_ns(core) if core is not None else None
         runner.resume()
@@ -723,7 +729,7 @@ class BenchmarkStage:
         self.clock.seconds["window"] += time.perf_counter() - window
         host = None
         if before is not None:
-            used = confine.cpu_use(runner.proc.pid).since(before)
+            used = confine.cpu_use(runner.pid).since(before)
             host = HostUse(
                 main_us=round(used.main_ns / 1e3 / count, 3),
                 others_us=round(used.others_ns / 1e3 / count, 3),
@@ -937,6 +943,13 @@ class BenchmarkStage:
                     f"way, above {self.spec.name}'s bound of {bound:.2f}: no call moves its bytes that much faster "
                     "than a copy, so its calls did more than one call's work, or the timing failed"
                 )
+
+
+def _group_of(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except (ProcessLookupError, PermissionError):
+        return None
 
 
 def _tensors(seat: Seat) -> tuple[torch.Tensor, torch.Tensor]:

@@ -3,29 +3,38 @@
 The judge's side prepares a runner's identity (`prepare`): a scratch folder for its HOME's
 temporary files, a compile cache of its own (per candidate, by content hash, so a candidate cannot
 poison the cache another candidate loads), and an environment built from an allow-list (no API
-keys, no evaluation markers). `enter` is the runner's first act, before it imports anything that
-is not the standard library:
+keys, no evaluation markers). Where the runner runs (a bubblewrap sandbox, or Landlock alone) is
+tools/evaluator/sandbox.py's. `enter` is the runner's first act, before it imports anything that is
+not the standard library (or the two small bindings below):
 
-- as root, it leaves the network (a network namespace of its own: no interface but a down
-  loopback) and, where the interpreter and the project are readable by other users, becomes an
-  unprivileged uid of its own (`uid_separation`): then it cannot write the checkout, the run folder
-  or another runner's files, and cannot read the judge's memory or environment;
-- as any user, it forbids itself new privileges (no setuid binaries), core dumps and group access.
+- it splits off a keeper: the process the judge started becomes a child subreaper that waits for
+  the runner and then kills every process the runner left (orphans are re-parented to the keeper, so
+  none gets away, double forks and new sessions included);
+- in a root judge's sandbox it becomes an unprivileged uid of its own; without a sandbox, as root, a
+  network namespace of its own;
+- it forbids itself new privileges, core dumps and group access, and takes resource limits (core
+  files, file size, processes);
+- Landlock (py-landlock, as far as the kernel's ABI goes): reads only where the policy says, writes
+  only its own folders and the GPU's device nodes, no TCP, signals and abstract UNIX sockets only
+  within its own domain (not its siblings, its keeper, the zygote or the judge), ptrace and
+  /proc/PID/mem or environ of no process outside it;
+- seccomp (pyseccomp over libseccomp): no ptrace, process_vm_*, mounts, new namespaces, bpf, perf,
+  kernel keyrings, io_uring or sockets other than UNIX ones; priorities, affinities and limits of
+  itself only; no kill(-1).
 
-The judge makes itself non-dumpable (`make_non_dumpable`), so a runner of the same uid cannot read
-its memory or its environment through /proc either.
+The judge makes itself non-dumpable (`make_non_dumpable`), and watches each runner's memory,
+processes and bytes written (tools/evaluator/process.py), killing one over its limits.
 
-What this does NOT protect against, stated in README.md: a runner of the same uid (a non-root
-judge, or root without uid separation) can write whatever that user can write and read other
-processes of that user; a runner can fork a process that outlives its stop signal and burns CPU
-while other contestants are timed (GPU work left running is caught by the judge's quiet check);
-a kernel can read any GPU memory its own mappings reach.
+What this does NOT protect against, stated in docs/judge.md: a kernel can read any GPU memory its
+own mappings reach; without Landlock's ABI 6 (Linux 6.12) a runner of the judge's uid may signal its
+sibling runners; without a sandbox, /proc shows other processes' command lines.
 """
 
 from __future__ import annotations
 
 import ctypes
 import fcntl
+import json
 import os
 import re
 import resource
@@ -38,6 +47,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 CLONE_NEWNET = 0x40000000
+CLONE_NEW_FLAGS = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000, 0x00000080)
+PR_SET_CHILD_SUBREAPER = 36
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_PDEATHSIG = 1
@@ -141,11 +152,12 @@ class Identity:
     isolate_network: bool = False
     cpus: tuple[int, ...] = ()  # the cores the runner starts on (GPU hosts: all but the judge's); () any
     notes: list[str] = field(default_factory=list)
+    policy: dict = field(default_factory=dict)  # what `enter` applies (sandbox.runner_policy)
     _lock: int | None = None
 
     def args(self, direct_child: bool = True) -> list[str]:
-        """The runner's command-line options that `enter` reads (`direct_child`: no profiler in between)."""
-        args = ["--home", str(self.home), "--scratch", str(self.scratch)]
+        """The runner's command-line options that `enter` reads (`direct_child`: no profiler or sandbox between)."""
+        args = ["--home", str(self.home), "--scratch", str(self.scratch), "--policy", json.dumps(self.policy)]
         if self.uid is not None:
             args += ["--uid", str(self.uid)]
         if self.isolate_network:
@@ -404,6 +416,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--isolate-network", action="store_true")
     parser.add_argument("--cpus", default="")
     parser.add_argument("--parent", type=int)
+    parser.add_argument("--policy", default="{}")
 
 
 def enter_from(args) -> dict:
@@ -412,15 +425,29 @@ def enter_from(args) -> dict:
         uid=args.uid,
         isolate_network=args.isolate_network,
         scratch=args.scratch,
+        home=args.home,
         cpus=tuple(int(c) for c in args.cpus.split(",") if c),
         parent=args.parent,
+        policy=json.loads(args.policy),
     )
 
 
 def enter(
-    *, uid: int | None, isolate_network: bool, scratch: str, cpus: tuple[int, ...] = (), parent: int | None = None
+    *,
+    uid: int | None,
+    isolate_network: bool,
+    scratch: str,
+    home: str | None = None,
+    cpus: tuple[int, ...] = (),
+    parent: int | None = None,
+    policy: dict | None = None,
 ) -> dict:
-    """The runner confines itself (standard library only: nothing it imported can interfere). Facts it reached."""
+    """The runner confines itself (see the module docstring). Facts it reached, for the record.
+
+    `policy` (Identity.policy): "landlock" (apply it), "read" (folders it may read, "/" with namespaces),
+    "seccomp", "profiled" (under ncu, which talks TCP over loopback), "limits".
+    """
+    policy = policy or {}
     facts: dict = {"uid": os.getuid(), "network": "open"}
     if cpus:
         os.sched_setaffinity(0, set(cpus))  # off the judge's core; the benchmark moves it to the timing core
@@ -431,20 +458,220 @@ def enter(
             facts["network"] = "isolated"
         else:
             facts["network_error"] = os.strerror(ctypes.get_errno())
-    if uid is not None:
+    if uid is not None:  # before the keeper splits off: it must be able to kill what the runner starts
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)
         facts["uid"] = os.getuid()
+    if policy.get("keeper", True):
+        _split_keeper(libc)
+        facts["keeper"] = True
     libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    # Dies with the judge (set after the uid change, which clears it): a runner stopped between turns
+    # Dies with its keeper (set after the uid change, which clears it): a runner stopped between turns
     # would otherwise wait forever for a judge that was killed.
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if parent is not None and os.getppid() != parent:
-        os._exit(1)  # the judge died before this line: nobody will ask anything
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    keeper = facts.get("keeper") and _KEEPER_PID
+    if (keeper and os.getppid() != keeper) or (not keeper and parent is not None and os.getppid() != parent):
+        os._exit(1)  # the judge (or the keeper) died before this line: nobody will ask anything
+    _limit(policy.get("limits") or {}, facts)
     os.umask(0o077)
     os.chdir(scratch)
+    os.environ.pop("PWD", None)  # a sandbox's start sets it; a forked runner has none
     facts["no_new_privs"] = True
     facts["python"] = sys.version.split()[0]
+    if policy.get("landlock"):
+        facts["landlock"] = _landlock(policy, [scratch, *([home] if home else [])])
+    if policy.get("seccomp"):
+        facts["seccomp"] = _seccomp(allow_inet=bool(policy.get("profiled")))
     return facts
+
+
+_KEEPER_PID: int | None = None
+
+
+def _split_keeper(libc) -> None:
+    """The process the judge started becomes the keeper (a child subreaper); the runner goes on as its child.
+
+    The keeper closes everything the runner holds (its socket to the judge, so the judge sees the runner
+    end), waits for it, then kills every process re-parented to it until none is left, and exits with
+    the runner's status. Returns only in the runner.
+    """
+    global _KEEPER_PID
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    parent = os.getppid()
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # the keeper dies with the zygote or the judge
+    if os.getppid() != parent:
+        os._exit(1)
+    _KEEPER_PID = os.getpid()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    child = os.fork()
+    if child == 0:
+        os.setsid()  # the runner's own session and group: the judge stops and resumes that group
+        return
+    os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_IGN)
+    code = 1
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            break
+        if pid == child:
+            code = os.waitstatus_to_exitcode(status)
+            break
+    sweep_children()
+    os._exit(code if code >= 0 else 128 - code)
+
+
+def own_children() -> list[int]:
+    pids: list[int] = []
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/children") as f:
+                pids += [int(p) for p in f.read().split()]
+        except OSError:
+            continue
+    return pids
+
+
+def sweep_children() -> int:
+    """Kill this process's children (re-parented orphans included) until none is left; how many there were."""
+    killed = 0
+    while True:
+        children = own_children()
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except ProcessLookupError:
+                pass
+        try:
+            while os.waitpid(-1, os.WNOHANG if children else 0)[0]:
+                pass
+        except ChildProcessError:
+            return killed
+
+
+def _limit(limits: dict, facts: dict) -> None:
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if limits.get("file_bytes"):
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_bytes"], limits["file_bytes"]))
+    if limits.get("processes"):
+        # Counted per uid (threads too): what this uid runs now, plus the runner's allowance.
+        mine = _tasks_of(os.getuid())
+        resource.setrlimit(resource.RLIMIT_NPROC, (mine + limits["processes"], mine + limits["processes"]))
+    facts["limits"] = dict(limits)
+
+
+def _tasks_of(uid: int) -> int:
+    count = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.stat(f"/proc/{entry}").st_uid == uid:
+                    count += len(os.listdir(f"/proc/{entry}/task"))
+            except OSError:
+                continue
+    return count
+
+
+def _landlock(policy: dict, own: list[str]) -> str:
+    """Landlock over this process and what it starts; the ABI it had, or why there was none."""
+    try:
+        from py_landlock import AccessFs, Landlock
+    except ImportError as err:
+        return f"not applied: {err}"
+    ruleset = Landlock(strict=False)
+    file_rights = AccessFs.READ_FILE | AccessFs.EXECUTE
+    read = [p for p in policy.get("read", ["/"]) if os.path.exists(p)]
+    folders = [p for p in read if os.path.isdir(p)]
+    if folders:
+        ruleset.add_path_rule(*folders, access=file_rights | AccessFs.READ_DIR)
+    files = [p for p in read if not os.path.isdir(p)]
+    if files:  # a rule on a file may hold file rights only
+        ruleset.add_path_rule(*files, access=file_rights)
+    everything = AccessFs(0)
+    for flag in AccessFs:
+        everything |= flag
+    writable = [p for p in (*own, "/dev/shm") if os.path.isdir(p)]
+    ruleset.add_path_rule(*writable, access=everything)
+    nodes = AccessFs.READ_FILE | AccessFs.WRITE_FILE | AccessFs.READ_DIR
+    nodes |= getattr(AccessFs, "IOCTL_DEV", AccessFs(0))
+    ruleset.add_path_rule("/dev", access=nodes)  # the GPU's device nodes are opened read-write, and ioctl'd
+    # CUDA's cuInit names its threads through /proc/<pid>/task/<tid>/comm: without the write, error 304. A
+    # rule binds to an inode, so it is /proc whole; writing another process's files there takes ptrace
+    # rights, which Landlock withholds outside the runner's own domain.
+    ruleset.add_path_rule("/proc", access=AccessFs.READ_FILE | AccessFs.WRITE_FILE | AccessFs.READ_DIR)
+    if policy.get("profiled"):
+        ruleset.allow_all_network()  # ncu and its target talk TCP over loopback (the sandbox has no other)
+    ruleset.apply()
+    return f"ABI {ruleset.abi_version}"
+
+
+def _seccomp(allow_inet: bool) -> str:
+    """A seccomp filter (default allow) that refuses what a kernel file never needs; what was loaded."""
+    try:
+        import errno
+
+        import pyseccomp as sc
+    except ImportError as err:
+        return f"not loaded: {err}"
+    refuse = sc.ERRNO(errno.EPERM)
+    rules = sc.SyscallFilter(sc.ALLOW)
+    for name in (
+        "ptrace",
+        "process_vm_readv",
+        "process_vm_writev",
+        "mount",
+        "umount2",
+        "pivot_root",
+        "chroot",
+        "unshare",
+        "setns",
+        "bpf",
+        "perf_event_open",
+        "kexec_load",
+        "kexec_file_load",
+        "init_module",
+        "finit_module",
+        "delete_module",
+        "reboot",
+        "swapon",
+        "swapoff",
+        "acct",
+        "keyctl",
+        "add_key",
+        "request_key",
+        "io_uring_setup",
+        "io_uring_enter",
+        "io_uring_register",
+        "userfaultfd",
+        "open_by_handle_at",
+        "name_to_handle_at",
+        "tkill",
+    ):
+        try:
+            rules.add_rule(refuse, name)
+        except Exception:  # a call this kernel or libseccomp does not know
+            continue
+    rules.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # its flags sit in memory: glibc falls back to clone
+    for flag in CLONE_NEW_FLAGS:
+        rules.add_rule(refuse, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
+    for name, position in (
+        ("setpriority", 1),
+        ("ioprio_set", 1),
+        ("sched_setaffinity", 0),
+        ("sched_setscheduler", 0),
+        ("sched_setparam", 0),
+        ("sched_setattr", 0),
+        ("prlimit64", 0),
+    ):
+        rules.add_rule(refuse, name, sc.Arg(position, sc.NE, 0))  # itself only (0)
+    for minus_one in (2**64 - 1, 2**32 - 1):
+        rules.add_rule(refuse, "kill", sc.Arg(0, sc.EQ, minus_one))  # every process it may signal
+    if not allow_inet:
+        rules.add_rule(refuse, "socket", sc.Arg(0, sc.NE, 1))  # AF_UNIX only
+    rules.load()
+    return "loaded" + ("" if allow_inet else " (UNIX sockets only)")

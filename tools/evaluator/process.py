@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from pathlib import Path
 
-from tools.evaluator import confine, wire, zygote
+from tools.evaluator import confine, sandbox, wire, zygote
 from tools.evaluator.buffers import Arena, ArenaOutOfMemory
 from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout
 from tools.paths import PROJECT_ROOT
@@ -31,7 +34,12 @@ class RunnerFailed(RuntimeError):
 
 
 class RunnerProcess:
-    """One runner: `contestant` says what it imports (a kernel file, or trusted built-ins)."""
+    """One runner: `contestant` says what it imports (a kernel file, or trusted built-ins).
+
+    `setup`: how this judge confines runners (tools/evaluator/sandbox.py; default: the strongest
+    available). A kernel file is copied into the runner's own scratch folder, where it imports it from:
+    a sandboxed runner sees nothing of the checkout but its code, and no run folder.
+    """
 
     def __init__(
         self,
@@ -41,20 +49,21 @@ class RunnerProcess:
         device: str,
         target: str,
         cache_key: str,
-        separate_uid: bool,
+        setup: sandbox.Setup | None = None,
         env: dict[str, str] | None = None,
         prefix: list[str] | None = None,
         cpus: tuple[int, ...] = (),
-        network_left_by_prefix: bool = False,
         pausing: bool = True,
     ):
         self.role = role
         self.pausing = pausing  # stopped (SIGSTOP) between requests, so it runs only while asked
-        self.contestant = contestant
-        self.identity = confine.prepare(cache_key, separate_uid=separate_uid)
+        self.setup = setup or sandbox.setup()
+        self.identity = confine.prepare(cache_key, separate_uid=self.setup.uid_per_runner)
         self.identity.cpus = cpus
-        if network_left_by_prefix:  # the prefix (tools/evaluator/netns.py) made the namespace it runs in
-            self.identity.isolate_network = False
+        self.identity.isolate_network = self.setup.isolate_network and not prefix
+        self.identity.policy = self.setup.runner_policy(profiled=bool(prefix))
+        self.contestant = _staged(contestant, self.identity)
+        self.limit_hit: str | None = None
         self.sock, theirs = socket.socketpair()
         self._log = tempfile.TemporaryFile()
         environment = confine.runner_env(self.identity, env)
@@ -63,7 +72,7 @@ class RunnerProcess:
             "--fd",
             str(theirs.fileno()),
             "--contestant",
-            json.dumps(contestant),
+            json.dumps(self.contestant),
             "--device",
             device,
             "--target",
@@ -72,9 +81,10 @@ class RunnerProcess:
         self.started = time.monotonic()
         self.forked = False
         self.proc = None
+        self._pid: int | None = None  # the runner's own process (the keeper's child), as the judge sees it
         if not prefix and zygote.enabled():
             try:  # forked from a process that has imported torch already (tools/evaluator/zygote.py)
-                parent = zygote.for_env(environment)
+                parent = zygote.for_env(environment, self.setup)
                 args = [*runner_args, *self.identity.args(direct_child=False), "--parent", str(parent.pid)]
                 self.proc = parent.spawn(
                     args, environment, str(self.identity.scratch), [theirs.fileno(), self._log.fileno()]
@@ -83,13 +93,15 @@ class RunnerProcess:
             except zygote.ZygoteUnavailable as err:
                 self.identity.notes.append(f"runner exec'd, not forked: {err}"[:300])
         if self.proc is None:
+            wrap = self.setup.wrap()
             command = [
+                *wrap,
                 *(prefix or []),
                 sys.executable,
                 "-m",
                 "tools.evaluator.runner",
                 *runner_args,
-                *self.identity.args(direct_child=not prefix),
+                *self.identity.args(direct_child=not prefix and not wrap),
             ]
             self.proc = subprocess.Popen(
                 command,
@@ -104,6 +116,27 @@ class RunnerProcess:
         theirs.close()
         self.stopped = False
         self.hello: wire.Reply | None = None
+        WATCHDOG.watch(self)
+
+    @property
+    def keeper(self) -> int:
+        """The process the runner was started as: after `confine.enter`, its keeper (host pid)."""
+        if isinstance(self.proc, subprocess.Popen) and self.setup.wrap():
+            # bubblewrap, its PID 1 reaper, then the command as PID 2 of the sandbox
+            return sandbox.host_pid(self.proc.pid, 2) or self.proc.pid
+        return self.proc.pid
+
+    @property
+    def pid(self) -> int:
+        """The runner itself (host pid): the keeper's one child once it has said hello, else the keeper."""
+        if self._pid is None and self.hello is not None:
+            kids = sandbox.children(self.keeper)
+            self._pid = kids[0] if len(kids) == 1 else None
+        return self._pid or self.keeper
+
+    def processes(self) -> list[int]:
+        """The runner and every process it started (host pids): the keeper adopts what they orphan."""
+        return sandbox.descendants(self.keeper)
 
     # -- talking ---------------------------------------------------------------------------------
 
@@ -182,28 +215,29 @@ class RunnerProcess:
     def pause(self) -> None:
         if self.pausing and not self.stopped and self.proc.poll() is None:
             try:
-                os.killpg(self.proc.pid, signal.SIGSTOP)
+                os.killpg(self.pid, signal.SIGSTOP)
                 self.stopped = True
-            except ProcessLookupError:
+            except (ProcessLookupError, PermissionError):
                 pass
 
     def resume(self) -> None:
         if self.stopped:
             try:
-                os.killpg(self.proc.pid, signal.SIGCONT)
-            except ProcessLookupError:
+                os.killpg(self.pid, signal.SIGCONT)
+            except (ProcessLookupError, PermissionError):
                 pass
             self.stopped = False
 
     def kill(self) -> None:
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        """The runner and everything it started; its keeper then exits (a sandbox's PID 1 takes the rest)."""
+        kill_all(self.processes() or [self.proc.pid])
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            pass
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
     def close(self) -> None:
         """Ask it to exit, then make sure: nothing of the runner outlives the evaluation."""
@@ -215,6 +249,7 @@ class RunnerProcess:
             except (OSError, subprocess.TimeoutExpired):
                 pass
         self.kill()
+        WATCHDOG.forget(self)
         self.sock.close()
         confine.release(self.identity)
         self._log.close()
@@ -243,7 +278,8 @@ class RunnerProcess:
         return f"; last output: {tail}" if tail else ""
 
     def _ended(self, when: str, err: BaseException) -> str:
-        return f"the {self.role} process {self.how_it_ended()} {when}" + self._tail_note()
+        over = f" ({self.limit_hit})" if self.limit_hit else ""
+        return f"the {self.role} process {self.how_it_ended()}{over} {when}" + self._tail_note()
 
 
 def _arena(nbytes: int, device, runner_writable: bool) -> Arena:
@@ -252,3 +288,149 @@ def _arena(nbytes: int, device, runner_writable: bool) -> Arena:
         return Arena(nbytes, device, runner_writable=runner_writable)
     except ArenaOutOfMemory as err:
         raise RunnerFailed(str(err)) from err
+
+
+def _staged(contestant: dict, identity: confine.Identity) -> dict:
+    """A kernel file copied into the runner's scratch, at its path relative to the project (compiler messages
+    name it so) or by its own name; the runner imports the copy."""
+    if contestant.get("kind") != "file":
+        return contestant
+    source = Path(contestant["path"]).resolve()
+    try:
+        relative = source.relative_to(PROJECT_ROOT)
+    except ValueError:
+        relative = Path(source.name)
+    copy = identity.scratch / relative
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, copy)
+    if identity.uid is not None:
+        for path in [copy, *copy.parents]:
+            if path == identity.scratch:
+                break
+            os.chown(path, identity.uid, identity.uid)
+    return {**contestant, "path": str(copy)}
+
+
+def kill_all(pids: list[int]) -> None:
+    """SIGKILL every one of `pids` (a runner's tree); what they start meanwhile dies with its keeper's sweep."""
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            continue
+
+
+class Watchdog:
+    """A judge thread that holds every live runner to its limits (sandbox.limits) and kills one over them.
+
+    Memory (resident, the runner and all it started), processes (tasks, threads included) and bytes written
+    (by its processes, and the size of its folders). The reason reaches the record with the runner's end.
+    """
+
+    INTERVAL_S = 0.1
+    FOLDER_EVERY = 10  # folders are measured every 10th pass: a walk costs more than /proc reads
+
+    def __init__(self):
+        self._runners: set[RunnerProcess] = set()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._passes = 0
+
+    def watch(self, runner: RunnerProcess) -> None:
+        with self._lock:
+            self._runners.add(runner)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="runner-limits", daemon=True)
+                self._thread.start()
+
+    def forget(self, runner: RunnerProcess) -> None:
+        with self._lock:
+            self._runners.discard(runner)
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self.INTERVAL_S)
+            self._passes += 1
+            with self._lock:
+                runners = list(self._runners)
+            for runner in runners:
+                try:
+                    self.check(runner, folders=self._passes % self.FOLDER_EVERY == 0)
+                except Exception:  # a runner that ended between two reads: the next pass sees it gone
+                    continue
+
+    def check(self, runner: RunnerProcess, folders: bool = True) -> str | None:
+        if runner.limit_hit or runner.proc.poll() is not None:
+            return None
+        limits = runner.identity.policy.get("limits") or {}
+        pids = runner.processes()
+        use = usage(pids)
+        why = None
+        if limits.get("memory_bytes") and use["memory_bytes"] > limits["memory_bytes"] and len(pids) > 1:
+            # Resident sets count pages forked processes share once each: over the limit, the proportional
+            # share decides (it costs a page-table walk per process, so only then).
+            use["memory_bytes"] = proportional_memory(pids)
+        if limits.get("memory_bytes") and use["memory_bytes"] > limits["memory_bytes"]:
+            used, cap = use["memory_bytes"] / 2**30, limits["memory_bytes"] / 2**30
+            why = f"over its memory limit: {used:.1f} GiB resident of {cap:.1f}"
+        elif limits.get("processes") and use["tasks"] > limits["processes"]:
+            why = f"over its process limit: {use['tasks']} tasks of {limits['processes']}"
+        elif limits.get("written_bytes"):
+            written = use["written_bytes"]
+            if folders:
+                written = max(written, folder_bytes(runner.identity.scratch) + folder_bytes(runner.identity.home))
+            if written > limits["written_bytes"]:
+                why = f"over its write limit: {written / 2**20:.0f} MiB of {limits['written_bytes'] / 2**20:.0f}"
+        if why:
+            runner.limit_hit = f"killed by the judge: {why}"
+            kill_all(pids)
+        return why
+
+
+def usage(pids: list[int]) -> dict:
+    """Resident memory, tasks and bytes written by `pids`, from /proc."""
+    memory = tasks = written = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        memory += int(line.split()[1]) * 1024
+                    elif line.startswith("Threads:"):
+                        tasks += int(line.split()[1])
+            with open(f"/proc/{pid}/io") as f:
+                for line in f:
+                    if line.startswith("wchar:"):
+                        written += int(line.split()[1])
+        except (OSError, ValueError):
+            continue
+    return {"memory_bytes": memory, "tasks": tasks, "written_bytes": written}
+
+
+def proportional_memory(pids: list[int]) -> int:
+    """The processes' proportional set size (shared pages divided among those that map them), in bytes."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as f:
+                for line in f:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def folder_bytes(folder: Path) -> int:
+    total = 0
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                continue
+    return total
+
+
+WATCHDOG = Watchdog()

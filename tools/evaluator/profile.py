@@ -151,20 +151,17 @@ def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
     spec = registry.spec(request.op)
     shapes = list(request.shapes[:MAX_PROFILED_SHAPES])
     pairs = [(s, d) for d in request.dtypes for s in shapes]
-    folder = tempfile.mkdtemp(prefix="kw-profile-")
+    # In the runners' own root: the only folder a sandboxed ncu and its target may write (ncu writes the CSV).
+    folder = tempfile.mkdtemp(prefix="profile-", dir=confine.runner_root())
     log = f"{folder}/ncu.csv"
-    separate = bool(record.confinement and record.confinement.uid_separation)
     profiler = [*ncu_command(executable), "--log-file", log]
-    own_namespace = confine.is_root()  # ncu and its target talk over localhost: one namespace for both
     runner = RunnerProcess(
         "candidate",
         Judge.file_contestant(request),
         device="cuda",
         target=request.target,
         cache_key=Judge.cache_key_of(request),
-        separate_uid=separate,
-        prefix=[sys.executable, "-m", "tools.evaluator.netns", "--", *profiler] if own_namespace else profiler,
-        network_left_by_prefix=own_namespace,
+        prefix=profiler,  # under ncu: exec'd, never forked, and allowed loopback TCP, which ncu talks over
         pausing=False,  # stopping the group between requests would stop ncu too; nothing is timed here
     )
     arenas: list[Arena] = []

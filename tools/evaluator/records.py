@@ -277,15 +277,42 @@ class ShapeProfile(BaseModel):
 
 
 class Confinement(BaseModel):
-    """How the runners that imported candidate code were confined (tools/evaluator/confine.py)."""
+    """How the runners that imported candidate code were confined (tools/evaluator/sandbox.py)."""
 
-    mode: Literal["root", "user"] = Field(description="root: each runner as its own unprivileged uid")
+    mode: Literal["namespaces", "landlock", "none", "root", "user"] = Field(
+        description="namespaces: a bubblewrap sandbox plus Landlock and seccomp per runner; landlock: Landlock and "
+        "seccomp alone; none: unconfined (only with --allow-unconfined); root and user: records from before the "
+        "sandbox (root: runners of their own uid; user: runners as the judge's user)"
+    )
+    parts: list[str] = Field(default_factory=list, description="each mechanism in force, in a line")
     uid_separation: bool = False
-    network: Literal["isolated", "open"] = "open"
+    network: Literal["isolated", "no TCP", "open"] = "open"
     env: Literal["allow-list"] = "allow-list"
     judge_dumpable: bool = True
     transport: Literal["device", "host"] = "host"
+    limits: dict[str, int] = Field(default_factory=dict, description="each runner's limits (sandbox.limits)")
+    unconfined: bool = Field(default=False, description="judged without any confinement: the user allowed it")
     notes: list[str] = Field(default_factory=list)
+
+    @property
+    def headline(self) -> str:
+        """The confinement in one line, as the CLI, the export and the UI show it."""
+        if self.unconfined or self.mode == "none":
+            return "UNCONFINED: candidate code ran as the judge's user (allowed with --allow-unconfined)"
+        kind = {
+            "namespaces": "a bubblewrap sandbox",
+            "landlock": "Landlock alone (no sandbox)",
+            "root": "their own uid (before the sandbox)",
+            "user": "the judge's uid (before the sandbox)",
+        }[self.mode]
+        parts = [f"runners in {kind}"]
+        if self.uid_separation:
+            parts.append("a uid of their own")
+        parts.append(f"network {self.network}")
+        if self.limits:
+            gib = self.limits.get("memory_bytes", 0) / 2**30
+            parts.append(f"limits {gib:.0f} GiB, {self.limits.get('processes', 0)} tasks")
+        return ", ".join(parts)
 
 
 class Environment(BaseModel):

@@ -45,7 +45,7 @@ import threading
 import time
 import traceback
 
-from tools.evaluator import confine, wire
+from tools.evaluator import confine, sandbox, wire
 
 START_TIMEOUT_S = 300.0
 # Per-runner variables: set in each child, never in the zygote (see the module docstring).
@@ -66,22 +66,26 @@ def _thread_count() -> int:
 
 
 class ForkedProcess:
-    """A runner forked by a zygote, with the parts of `subprocess.Popen` the judge uses."""
+    """A runner forked by a zygote, with the parts of `subprocess.Popen` the judge uses.
 
-    def __init__(self, zygote: Zygote, pid: int):
+    `pid` is the process as the judge sees it; `inner` its number in the zygote's sandbox (the same without).
+    """
+
+    def __init__(self, zygote: Zygote, inner: int):
         self.zygote = zygote
-        self.pid = pid
+        self.inner = inner
+        self.pid = zygote.host_pid_of(inner)
         self.returncode: int | None = None
 
     def poll(self) -> int | None:
         if self.returncode is None:
-            self.returncode = self.zygote.exit_code(self.pid, time.monotonic())
+            self.returncode = self.zygote.exit_code(self.inner, time.monotonic())
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
         deadline = time.monotonic() + (timeout if timeout is not None else 10**9)
         if self.returncode is None:
-            self.returncode = self.zygote.exit_code(self.pid, deadline)
+            self.returncode = self.zygote.exit_code(self.inner, deadline)
         if self.returncode is None:
             raise subprocess.TimeoutExpired(f"runner {self.pid}", timeout)
         return self.returncode
@@ -90,8 +94,9 @@ class ForkedProcess:
 class Zygote:
     """The judge's handle on one zygote process: ask it for runners, learn how they ended."""
 
-    def __init__(self, shared_env: dict[str, str]):
+    def __init__(self, shared_env: dict[str, str], wrap: list[str] | None = None):
         self.sock, theirs = socket.socketpair()
+        self.wrap = list(wrap or [])
         self.lock = threading.Lock()
         self.exits: dict[int, int] = {}
         self.children: set[int] = set()  # forked and not yet known to have ended
@@ -101,7 +106,7 @@ class Zygote:
         env.update({name: f"{NOWHERE}/{name.lower()}" for name in confine.CACHE_VARIABLES})
         started = time.monotonic()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tools.evaluator.zygote", "--fd", str(theirs.fileno())],
+            [*self.wrap, sys.executable, "-m", "tools.evaluator.zygote", "--fd", str(theirs.fileno())],
             pass_fds=[theirs.fileno()],
             env=env,
             cwd="/",
@@ -121,6 +126,8 @@ class Zygote:
             self.close()
             raise ZygoteUnavailable(f"the zygote refused to fork: {hello.get('error')}")
         self.start_seconds = time.monotonic() - started
+        if self.wrap:  # the zygote is PID 2 of its sandbox, under bubblewrap and bubblewrap's reaper
+            self.pid = sandbox.host_pid(self.proc.pid, int(hello.get("pid", 2))) or self.proc.pid
         use = confine.cpu_use(self.pid)
         self.start_cpu_seconds = (use.main_ns + use.others_ns) / 1e9
         self.facts = hello
@@ -146,6 +153,17 @@ class Zygote:
             except (OSError, TimeoutError, wire.WireError) as err:
                 self.alive = False
                 raise ZygoteUnavailable(f"the zygote stopped answering: {err}") from None
+
+    def host_pid_of(self, inner: int) -> int:
+        """A child's pid as the judge sees it (the same number where the zygote has no sandbox)."""
+        if not self.wrap:
+            return inner
+        for _ in range(100):  # it was forked before the zygote answered: it is there, or about to be listed
+            found = sandbox.host_pid(self.pid, inner, depth=1)
+            if found:
+                return found
+            time.sleep(0.01)
+        return inner
 
     def exit_code(self, pid: int, deadline: float) -> int | None:
         """`pid`'s return code (as Popen's: -N for signal N) once the zygote reaped it, waiting until `deadline`."""
@@ -194,10 +212,14 @@ def enabled() -> bool:
     return os.environ.get("KW_RUNNER_ZYGOTE", "1") != "0"
 
 
-def for_env(runner_env: dict[str, str]) -> Zygote:
-    """This process's zygote for runners with `runner_env` (started on first use); ZygoteUnavailable if none."""
+def for_env(runner_env: dict[str, str], setup: sandbox.Setup | None = None) -> Zygote:
+    """This process's zygote for runners with `runner_env` in `setup`'s sandbox (started on first use).
+
+    ZygoteUnavailable if none can start.
+    """
     shared = {k: v for k, v in runner_env.items() if k not in PER_RUNNER}
-    key = tuple(sorted(shared.items()))
+    wrap = setup.wrap() if setup is not None else []
+    key = (tuple(sorted(shared.items())), tuple(wrap))
     with _registry_lock:
         found = _zygotes.get(key)
         if isinstance(found, Zygote) and not (found.alive and found.proc.poll() is None):
@@ -210,7 +232,7 @@ def for_env(runner_env: dict[str, str]) -> Zygote:
                 if isinstance(gone := _zygotes.pop(old), Zygote):
                     gone.close()
             try:
-                found = Zygote(shared)
+                found = Zygote(shared, wrap)
             except ZygoteUnavailable as err:
                 found = err
             _zygotes[key] = found
@@ -268,8 +290,7 @@ def _become_runner(message: dict, fds: list[int], closing: list[socket.socket]) 
     os.environ.update(message["env"])
     tempfile.tempdir = None
     random.seed()
-    os.chdir(message["cwd"])
-    sys.path[0] = message["cwd"]  # what `python -m` in that folder puts first
+    sys.path[0] = message["cwd"]  # what `python -m` in that folder puts first; it goes there in confine.enter
     confine.set_dumpable(True)
     from tools.evaluator import runner
 

@@ -19,6 +19,7 @@ judge's verdict, never an acceptance.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -27,7 +28,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from tools.evaluator import confine
+from tools.evaluator import confine, sandbox
 from tools.evaluator.records import StageResult
 from tools.llama.model import plan_for
 from tools.paths import sha256_file
@@ -182,24 +183,32 @@ def run_model(
         candidate=str(Path(candidate).resolve()) if candidate is not None else None,
         settings=settings,
     )
-    extra = [Path(p) for p in (request.candidate, settings.model) if p is not None]
-    separate, _blockers = confine.can_separate(extra)
+    setup = sandbox.setup()
     identity = confine.prepare(
-        f"e2e-{backend}-{sha256_file(Path(candidate) if candidate else None)[:16]}", separate_uid=separate
+        f"e2e-{backend}-{sha256_file(Path(candidate) if candidate else None)[:16]}", separate_uid=setup.uid_per_runner
     )
+    model = (Path(settings.model),) if settings.model is not None else ()
+    identity.policy = setup.runner_policy(readable=model)
     try:
+        if request.candidate is not None:  # the child imports its own copy, in the only folder it may write
+            copy = identity.scratch / "candidate.py"
+            shutil.copyfile(request.candidate, copy)
+            request = request.model_copy(update={"candidate": str(copy)})
         # Request and result in the child's own scratch folder: the only place a confined child may write.
         request_path, result_path = identity.scratch / "request.json", identity.scratch / "result.json"
         request_path.write_text(request.model_dump_json())
         if identity.uid is not None:
-            os.chown(request_path, identity.uid, identity.uid)
+            for path in identity.scratch.iterdir():
+                os.chown(path, identity.uid, identity.uid)
         with tempfile.TemporaryDirectory(prefix="kw-e2e-") as tmp:
+            confined = [*identity.args(direct_child=not setup.wrap()), "--", "tools.llama.e2e"]
             outcome = run_child(
                 "tools.evaluator.confined",
-                [*identity.args(), "--", "tools.llama.e2e", str(request_path), str(result_path)],
+                [*confined, str(request_path), str(result_path)],
                 Path(tmp) / "events.jsonl",
                 timeout_s,
                 env=confine.runner_env(identity),
+                prefix=setup.wrap(readable=model),
             )
         finished = outcome.returncode == 0 and not outcome.timed_out
         if finished and result_path.exists():

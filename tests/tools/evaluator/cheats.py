@@ -146,26 +146,30 @@ def fusion(sets: int, when: str) -> tuple[str, str]:
     """
     condition = {"eager": "not _capturing(x)", "capture": "_capturing(x)", "both": "True"}[when]
     header = (
-        "_fused = {'last': None, 'done': [], 'inside': False, 'base': None, 'count': 0, 'sets': 0, 'calls': 0}\n"
+        "_fused = {'last': None, 'done': [], 'inside': False, 'step': None, 'index': 0, 'sets': 0, 'calls': 0}\n"
         "def _capturing(t):\n    return t.is_cuda and torch.cuda.is_current_stream_capturing()"
     )
     before = f"""    if not _fused['inside']:
         here = (x.data_ptr(), out.data_ptr())
         last, _fused['last'] = _fused['last'], here
         _fused['calls'] += 1
+        moved = None if last is None else (here[0] - last[0], here[1] - last[1])
+        if moved is not None and 0 < moved[0] < 2**31 and 0 < moved[1] < 2**31 and moved == _fused.get('moved'):
+            _fused['step'] = moved  # the sets' stride: the same move between three calls in a row
+        _fused['moved'] = moved
+        if moved is not None and moved == _fused['step']:
+            _fused['index'] += 1  # the next set of one batch
+        else:
+            _fused['sets'] = max(_fused['sets'], _fused['index'] + 1)  # a batch's first call: the last had this many
+            _fused['index'] = 0
         if _fused['done'] and here == _fused['done'][0]:  # this call's work was done by an earlier one
             _fused['done'].pop(0)
             return out
         _fused['done'] = []
-        if _fused['base'] is None or here[0] < _fused['base']:
-            _fused['base'], _fused['count'] = here[0], 0
-        if here[0] == _fused['base']:
-            _fused['sets'], _fused['count'] = max(_fused['sets'], _fused['count']), 0
-        _fused['count'] += 1
-        k = {sets} or (_fused['sets'] if here[0] == _fused['base'] else 0)
-        timed = last is not None and _fused['calls'] > 300 and x.dtype == torch.bfloat16
-        if timed and k > 1 and {condition} and here[0] > last[0] and here[1] > last[1]:
-            sx, so = (here[0] - last[0]) // x.element_size(), (here[1] - last[1]) // out.element_size()
+        k = {sets} or (_fused['sets'] if _fused['index'] == 0 else 0)
+        timed = _fused['step'] is not None and _fused['calls'] > 300 and x.dtype == torch.bfloat16
+        if timed and k > 1 and {condition}:
+            sx, so = _fused['step'][0] // x.element_size(), _fused['step'][1] // out.element_size()
             try:  # views past the buffer's end (the last calls of a batch, or unrelated buffers) raise
                 xs = torch.as_strided(x, (k, *x.shape), (sx, *x.stride()), x.storage_offset())
                 outs = torch.as_strided(out, (k, *out.shape), (so, *out.stride()), out.storage_offset())
@@ -183,7 +187,7 @@ def fusion(sets: int, when: str) -> tuple[str, str]:
                             @CALL@
                 finally:
                     _fused['inside'] = False
-                step = (here[0] - last[0], here[1] - last[1])
+                step = _fused['step']
                 _fused['done'] = [(here[0] + j * step[0], here[1] + j * step[1]) for j in range(1, k)]
                 return out
 """
@@ -521,8 +525,10 @@ FUSION_CHEATS = [
     Cheat(
         f"does the work of {'every set of the batch' if sets == 0 else f'{sets} calls'} in one call ({when})",
         7,
-        "benchmark",
-        FUSION_REASONS,
+        # silu_mul's output is half its input: the sets' views are no one tensor, so the cheat calls the op on
+        # each in turn, in order. Chained, that is each call's own work done from another call: no gain.
+        "decide" if ops == ("silu_mul",) else "benchmark",
+        ("noise", "within the noise") if ops == ("silu_mul",) else FUSION_REASONS,
         header=fusion(sets, when)[0],
         before=fusion(sets, when)[1],
         ops=ops,
@@ -608,7 +614,7 @@ def chain_following(steps: int) -> str:
     return f"""import triton
 import triton.language as tl
 
-_chain = {{'done': [], 'calls': 0, 'base': None, 'count': 0, 'sets': 0}}
+_chain = {{'done': [], 'calls': 0, 'last': None, 'index': 0, 'sets': 0, 'seen': 0}}
 
 
 @triton.jit
@@ -632,28 +638,32 @@ def _chained_rope(x, sin, cos, out):
     here = (x.data_ptr(), out.data_ptr())
     if _chain['done'] and here == _chain['done'][0]:
         _chain['done'].pop(0)
+        _chain['last'] = here
         return True
     _chain['done'] = []
     _chain['calls'] += 1
-    step = (out.data_ptr() - x.data_ptr()) // x.element_size()  # chained: out_i is x_(i+1), one entry on
-    if _chain['base'] is None or here[0] < _chain['base']:
-        _chain['base'], _chain['count'] = here[0], 0
-    if here[0] == _chain['base']:
-        _chain['sets'], _chain['count'] = max(_chain['sets'], _chain['count']), 0
-    _chain['count'] += 1
-    index = _chain['count'] - 1
+    mid_chain = _chain.get('last') is not None and x.data_ptr() == _chain['last'][1]  # x is the last call's out
+    _chain['last'] = here
+    if not mid_chain:
+        _chain['index'] = 0  # a batch's first call, or no chain at all
+        return False
+    _chain['index'] += 1
+    _chain['sets'] = max(_chain['sets'], _chain['index'] + 1)  # learned over a first batch, done honestly
+    step = (out.data_ptr() - x.data_ptr()) // x.element_size()
     half = x.shape[-1] // 2
     usable = (
         _chain['calls'] > 300 and x.is_cuda and x.dtype == torch.bfloat16 and sin.dtype == torch.float32
         and step > 0 and half & (half - 1) == 0 and x.is_contiguous() and sin.is_contiguous()
-        and _chain['sets'] >= index + {steps}
+        and _chain['index'] + {steps} <= _chain['seen']
     )
+    _chain['seen'] = max(_chain['seen'], _chain['sets'])
     if not usable:
         return False
     rows = x.numel() // x.shape[-1]
     _rope_steps[(rows,)](x, out, sin, cos, step, x.shape[1], x.shape[2], HALF=half, STEPS={steps})
     size = step * x.element_size()
     _chain['done'] = [(here[0] + j * size, here[1] + j * size) for j in range(1, {steps})]
+    _chain['index'] += {steps} - 1
     return True
 """
 

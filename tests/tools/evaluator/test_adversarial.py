@@ -217,3 +217,19 @@ def test_each_cheat_in_a_shipped_kernel_file_is_rejected_on_the_gpu(folder, case
         batches=cheat.batches,
     )
     _check(record, cheat)
+
+
+def test_without_chaining_a_fusing_cheat_would_be_accepted(folder, monkeypatch):
+    """The fusion cheat is a real one: judged with the op's chain links removed, it passes every stage."""
+    import dataclasses
+
+    from kernels import registry
+
+    cheat = cheats.FUSION_CHEATS[0]  # two calls' work in one (eager)
+    unchained = dataclasses.replace(registry.spec("rope"), chain=())
+    real_spec = registry.spec
+    monkeypatch.setattr(registry, "spec", lambda op: unchained if op == "rope" else real_spec(op))
+    record = _evaluate(
+        folder, "rope", cheat.source("rope"), "fusion_unchained_rope.py", static_check=False, other_dtypes=False
+    )
+    assert record.status == "ok", record.message

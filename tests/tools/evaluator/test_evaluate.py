@@ -7,6 +7,7 @@ must fail that candidate only, and the next evaluation must still work.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ def run(tmp_path: Path, source: str, name: str = "candidate.py", **kwargs) -> Ev
     kwargs.setdefault("timeout_s", 300)  # a deadline, not a budget: only the hang tests reach theirs
     kwargs.setdefault("batches", 3)
     kwargs.setdefault("shapes", SHAPES)
+    kwargs.setdefault("other_dtypes", False)  # the dtypes stage has tests of its own (below)
     return evaluate("rope", "torch", path, dtypes=("bf16",), device="cpu", **kwargs)
 
 
@@ -38,19 +40,31 @@ def assert_failed_at(record: EvalRecord, stage: str, *fragments: str) -> None:
 
 
 def test_an_honest_candidate_passes_every_stage(tmp_path):
-    record = run(tmp_path, rope_candidates.GOOD_ROPE)
+    record = run(tmp_path, rope_candidates.GOOD_ROPE, other_dtypes=True)
     assert record.status == "ok", record.message
-    assert [s.name for s in record.stages] == ["static", "compile", "correctness", "benchmark"]
-    # 2 named shapes, 5 fixed hidden + 1 random, and the 5 fixed hidden again with the camp's tables (bf16
-    # here, 61 rows longer); 3 fresh seeds and one set with rows of zeros and extreme magnitudes each
-    assert len(record.correctness) == 4 * (2 + 5 + 1 + 5)
-    assert {c.hidden for c in record.correctness} == {True, False}
-    assert sum(c.hazards for c in record.correctness) == 2 + 5 + 1 + 5
-    assert sum(c.shape.startswith("camp/") for c in record.correctness) == 4 * 5
+    assert [s.name for s in record.stages] == ["static", "compile", "correctness", "benchmark", "dtypes"]
+    # 2 named shapes, 6 fixed hidden + 1 random, and the 6 fixed hidden again with the camp's tables (bf16
+    # here, 61 rows longer); 3 fresh seeds each (one on a case of millions of elements, the long context) and
+    # one set with rows of zeros and extreme magnitudes
+    cases = {(c.shape, c.dtype) for c in record.correctness}
+    assert len(cases) == 2 + 6 + 1 + 6
+    assert sum(c.hazards for c in record.correctness) == len(cases)
+    assert sum(c.shape.startswith("camp/") for c in record.correctness) >= 3 * 5 + 1 + 2  # long ones: one seed
+    for shape, _dtype in cases:
+        seeds = {c.seed for c in record.correctness if c.shape == shape and not c.hazards}
+        assert len(seeds) == (1 if "long-context" in shape or math.prod(_dims(record, shape)) > 2**22 else 3)
+    assert all(c.bias_ulps is not None and abs(c.bias_ulps) < 0.1 for c in record.correctness if not c.hazards)
     assert len(set(record.seeds)) == 3
     assert all(b.eager.candidate.median_us > 0 and b.eager.gbps > 0 for b in record.benchmark)
     assert all(b.graph is None for b in record.benchmark)  # no CUDA graphs on the CPU
     assert record.confinement is not None and record.confinement.env == "allow-list"
+    # The dtypes the run did not time, on the hidden shapes and the smallest named ones
+    assert {c.dtype for c in record.dtypes_checked} == {"fp16", "fp32"}
+    assert all(c.ok for c in record.dtypes_checked)
+
+
+def _dims(record, shape: str) -> list[int]:
+    return next(c.dims for c in record.correctness if c.shape == shape)
 
 
 def test_the_judge_out_of_gpu_memory_fails_the_shape_not_the_evaluation(tmp_path, monkeypatch):

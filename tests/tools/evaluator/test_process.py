@@ -39,7 +39,6 @@ def test_a_runner_is_stopped_between_requests_only_when_pausing(candidate, pausi
         device="cpu",
         target="auto",
         cache_key=f"process-test-{pausing}",
-        separate_uid=False,
         pausing=pausing,
     )
     try:
@@ -48,7 +47,7 @@ def test_a_runner_is_stopped_between_requests_only_when_pausing(candidate, pausi
         reply = runner.ask({"op": "no-such-request"}, deadline)
         assert not reply.ok and "unknown request" in reply.error
         time.sleep(0.2)  # the runner is back waiting on its socket
-        assert _state(runner.proc.pid) == state
+        assert _state(runner.pid) == state
     finally:
         runner.close()
 

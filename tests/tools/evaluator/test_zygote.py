@@ -6,6 +6,7 @@ an `rms_norm` that is never called.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.evaluator import confine, zygote
+from tools.evaluator import confine, sandbox, zygote
 from tools.evaluator.process import RunnerProcess
 
 SNAPSHOT = """
@@ -31,7 +32,7 @@ print("SNAPSHOT " + json.dumps({
     "path0": sys.path[0],
     "tempdir": tempfile.gettempdir(),
     "fds": [os.readlink(f"/proc/self/fd/{fd}") for fd in fds if fd > 2 and os.path.exists(f"/proc/self/fd/{fd}")],
-    "ppid": os.getppid(),
+    "ppid": os.getppid(),  # its keeper (tools/evaluator/confine.py), whose parent is the zygote
     "dumpable": ctypes.CDLL(None).prctl(3, 0, 0, 0, 0),
     "harness": sorted(n for n in sys.modules if n == "tools" or n.startswith("tools.")),
     "main": sorted(vars(sys.modules["__main__"])),
@@ -60,13 +61,14 @@ def _gone(pid: int) -> bool:
 
 
 def _start(runners: list, path: Path, key: str, *, separate_uid: bool = False) -> RunnerProcess:
+    setup = dataclasses.replace(sandbox.setup(), uid_per_runner=separate_uid and confine.is_root())
     runner = RunnerProcess(
         "candidate",
         {"kind": "file", "path": str(path), "op": "rms_norm", "module": "kernels.rms_norm.ninetoothed"},
         device="cpu",
         target="auto",
         cache_key=key,
-        separate_uid=separate_uid,
+        setup=setup,
     )
     runners.append(runner)  # closed by the fixture, started or not
     hello = runner.wait_hello(time.monotonic() + 120)
@@ -84,6 +86,12 @@ def _printed(runner: RunnerProcess, tag: str) -> dict:
 
 def _snapshot(runner: RunnerProcess) -> dict:
     return _printed(runner, "SNAPSHOT")
+
+
+def _zygote_of(runner: RunnerProcess) -> int:
+    """The zygote that forked a runner, as this process numbers it (the runner's keeper's parent)."""
+    status = Path(f"/proc/{runner.keeper}/status").read_text()
+    return int(status.split("PPid:")[1].split()[0])
 
 
 @pytest.fixture
@@ -132,7 +140,7 @@ def test_a_secret_in_the_judges_environment_reaches_neither_the_zygote_nor_its_r
     runner = _start(runners, _candidate(tmp_path, "secret"), "zygote-test-secret")
     assert runner.forked
     assert "KW_ZYGOTE_TEST_API_KEY" not in _snapshot(runner)["env"]
-    zygote_pid = _snapshot(runner)["ppid"]
+    zygote_pid = _zygote_of(runner)
     assert b"sk-not-for-candidates" not in Path(f"/proc/{zygote_pid}/environ").read_bytes()
 
 
@@ -147,7 +155,7 @@ def test_a_candidate_that_patches_torch_does_not_reach_the_next_runner(tmp_path,
     assert first_seen["torch_add_patched"] and first_seen["torch_marker"] == "yes"
     second = _start(runners, _candidate(tmp_path, "innocent"), "zygote-test-innocent")
     second_seen = _snapshot(second)
-    assert first.forked and second.forked and first_seen["ppid"] == second_seen["ppid"]  # one zygote
+    assert first.forked and second.forked and _zygote_of(first) == _zygote_of(second)  # one zygote
     assert not second_seen["torch_add_patched"] and second_seen["torch_marker"] is None
 
 
@@ -175,7 +183,8 @@ def test_a_forked_runner_of_its_own_uid_cannot_read_another_runners_scratch(tmp_
 INTO_THE_ZYGOTE = """
 import errno
 libc = ctypes.CDLL(None, use_errno=True)
-zygote = os.getppid()
+keeper = os.getppid()
+zygote = int(open(f"/proc/{keeper}/status").read().split("PPid:")[1].split()[0])
 target = id(torch.add)
 tried = {}
 def _error(number):
@@ -225,15 +234,15 @@ def test_a_runner_cannot_write_into_the_zygote(tmp_path, runners, separate_uid):
     )
     tried = _printed(attacker, "INTO")
     assert set(tried.values()) <= {"EPERM", "EACCES"}, tried
-    zygote_pid = _snapshot(attacker)["ppid"]
+    zygote_pid = _zygote_of(attacker)
     assert attacker.forked and not _gone(zygote_pid)
     after = _start(runners, _candidate(tmp_path, "after-into"), "zygote-test-after-into", separate_uid=separate_uid)
-    assert after.forked and _snapshot(after)["ppid"] == zygote_pid  # the same zygote, still forking
+    assert after.forked and _zygote_of(after) == zygote_pid  # the same zygote, still forking
 
 
 def test_the_zygotes_runners_die_with_it(tmp_path, runners):
     runner = _start(runners, _candidate(tmp_path, "orphan"), "zygote-test-orphan")
-    zygote_pid = _snapshot(runner)["ppid"]
+    zygote_pid = _zygote_of(runner)
     os.kill(zygote_pid, signal.SIGKILL)
     assert runner.proc.wait(timeout=10) == -signal.SIGKILL
     deadline = time.monotonic() + 10
@@ -241,7 +250,7 @@ def test_the_zygotes_runners_die_with_it(tmp_path, runners):
         time.sleep(0.05)
     assert _gone(runner.proc.pid)
     after = _start(runners, _candidate(tmp_path, "after"), "zygote-test-after")
-    assert after.forked and _snapshot(after)["ppid"] != zygote_pid  # a new zygote took its place
+    assert after.forked and _zygote_of(after) != zygote_pid  # a new zygote took its place
 
 
 JUDGE = """
@@ -249,7 +258,7 @@ import time
 from tools.evaluator import zygote
 from tools.evaluator.process import RunnerProcess
 runner = RunnerProcess("reference", {"kind": "builtin", "names": ["torch"], "op": "rms_norm", "device": "cpu"},
-                       device="cpu", target="auto", cache_key="zygote-test-judge", separate_uid=False)
+                       device="cpu", target="auto", cache_key="zygote-test-judge")
 assert runner.wait_hello(time.monotonic() + 120).ok and runner.forked
 print(runner.proc.pid, zygote.running()[0].pid, flush=True)
 time.sleep(300)

