@@ -34,6 +34,9 @@ class RunConfig(BaseModel):
         default=180.0, description="the compile stage's limit; a slower candidate fails at compile"
     )
     profile: bool = Field(default=False, description="ncu per evaluation; its summary goes into the next prompt")
+    allow_unconfined: bool = Field(
+        default=False, description="judge where candidate code cannot be confined (records say UNCONFINED)"
+    )
     baselines: list[Baseline] = Field(default_factory=lambda: ["eager"])
     start_source: str | None = Field(default=None, description="kernel file to start from (default: the working copy)")
     # Rounds of batches per shape: each times the candidate and the best once per scope. More rounds

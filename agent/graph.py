@@ -87,6 +87,7 @@ def _options(deps: Deps) -> dict:
         "profile": c.profile,
         "batches": c.batches,
         "stage_timeouts": {"compile": c.compile_timeout_s} if c.compile_timeout_s else None,
+        "allow_unconfined": c.allow_unconfined,
     }
 
 

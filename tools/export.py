@@ -295,11 +295,9 @@ def _confinement_line(record: EvalRecord | None) -> str:
     c = record.confinement
     if c is None:
         return "- Runners: no confinement recorded (not in eval.json)"
-    text = (
-        f"- Runners confined as `{c.mode}`: uid separation {'yes' if c.uid_separation else 'no'}, network "
-        f"{c.network}, environment {c.env}, judge dumpable {'yes' if c.judge_dumpable else 'no'}, "
-        f"transport {c.transport}"
-    )
+    text = f"- Runners: {c.headline}; environment {c.env}, judge dumpable {'yes' if c.judge_dumpable else 'no'}"
+    if c.parts:
+        text += " (" + "; ".join(c.parts) + ")"
     return text + ("; " + "; ".join(c.notes) if c.notes else "")
 
 

@@ -927,13 +927,9 @@ def confinement_rows(record: EvalRecord | None) -> list[dict]:
         return []
     yes = {True: "yes", False: "no"}
     rows = [
-        {
-            "item": "mode",
-            "value": {
-                "root": "root: each runner as its own unprivileged uid",
-                "user": "user: runners keep the judge's uid",
-            }.get(c.mode, c.mode),
-        },
+        {"item": "confinement", "value": c.headline},
+        {"item": "mode", "value": c.mode},
+        *({"item": "mechanism", "value": part} for part in c.parts),
         {"item": "uid separation", "value": yes[c.uid_separation]},
         {"item": "network", "value": c.network},
         {"item": "environment", "value": c.env},

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent.commands.options import BACKENDS, BASELINES, EDITABLE, OPERATORS, baselines, common, selected_baselines
+from agent.commands.options import (
+    BACKENDS,
+    BASELINES,
+    EDITABLE,
+    OPERATORS,
+    baselines,
+    common,
+    confinement_gate,
+    selected_baselines,
+)
 from agent.commands.show import make_console, make_progress, print_record
 
 HELP = "benchmark every backend; write benchmarks/results/<gpu>/<op>.json + .md"
@@ -29,6 +38,7 @@ def run(args) -> int:
             "agent bench needs a GPU: timings on the CPU say nothing about kernels. "
             "Pass --device cpu to exercise the pipeline anyway."
         )
+    confinement_gate(args, console)
     status = 0
     for op in args.ops:
         progress, on_event = make_progress()
@@ -45,6 +55,7 @@ def run(args) -> int:
                 target=args.target,
                 timeout_s=args.timeout,
                 batches=args.batches,
+                allow_unconfined=args.allow_unconfined,
             )
         for record in records:
             print_record(record, console)

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent.commands.options import BACKENDS, OPERATORS, baselines, common, runs_dir, selected_baselines
+from agent.commands.options import (
+    BACKENDS,
+    OPERATORS,
+    baselines,
+    common,
+    confinement_gate,
+    runs_dir,
+    selected_baselines,
+)
 from agent.commands.show import make_console, make_progress, print_record
 from kernels.backends import backend as backend_of
 from tools.evaluator.records import KernelSource
@@ -77,6 +85,7 @@ def run(args) -> int:
 
     require(args.backend)
 
+    confinement_gate(args, console)
     on_cpu = args.device == "cpu" or (args.device == "auto" and not torch.cuda.is_available())
     choice = choose(registry.spec(args.op), args.shapes, on_cpu)
     if choice.note:
@@ -99,6 +108,7 @@ def run(args) -> int:
             incumbent=args.against,
             batches=args.batches,
             stop_when_slower=False,  # `eval --against` reports every shape (an A/A check wants them all)
+            allow_unconfined=args.allow_unconfined,
         )
     print_record(record, console)
     if args.against:

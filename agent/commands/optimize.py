@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent.commands.options import EDITABLE, OPERATORS, common, runs_dir
+from agent.commands.options import EDITABLE, OPERATORS, common, confinement_gate, runs_dir
 from agent.commands.show import final_summary, iteration_printer, make_console, stop_on_first_ctrl_c
 
 HELP = "the loop: propose, evaluate, keep what wins (needs a GPU)"
@@ -74,6 +74,7 @@ def run(args) -> int:
     from agent.installed import require
 
     require(args.backend)
+    confinement_gate(args, console)
     if args.backend == "torch":
         choices = ", ".join(EDITABLE)
         raise ValueError(f"the torch backend is the reference, not something to optimise; pick one of {choices}")
@@ -109,6 +110,7 @@ def run(args) -> int:
         compile_timeout_s=args.compile_timeout or None,
         start_source=str(Path(args.candidate).resolve()) if args.candidate else None,  # run.json: repo-relative
         profile=args.profile,
+        allow_unconfined=args.allow_unconfined,
         e2e=args.e2e,
         e2e_model=str(Path(args.e2e_model).resolve()) if args.e2e_model else None,  # a resume may start elsewhere
         **{key: value for key, value in e2e_lengths.items() if value is not None},  # unset: RunConfig's defaults

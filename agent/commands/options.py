@@ -20,6 +20,7 @@ __all__ = [
     "TARGET_CHOICES",
     "baselines",
     "common",
+    "confinement_gate",
     "runs_dir",
     "selected_baselines",
 ]
@@ -44,6 +45,23 @@ def common(p) -> None:
         metavar="N",
         help="timed rounds per shape (each: every contestant, both scopes)",
     )
+    p.add_argument(
+        "--allow-unconfined",
+        action="store_true",
+        help="judge even where candidate code cannot be confined (no sandbox, no Landlock); records say so",
+    )
+
+
+def confinement_gate(args, console) -> None:
+    """Before anything starts: where runners cannot be confined, refuse, or with --allow-unconfined say so."""
+    from tools.evaluator.evaluate import unconfined_warning
+
+    warning = unconfined_warning()
+    if warning is None:
+        return
+    if not getattr(args, "allow_unconfined", False):
+        raise RuntimeError(warning)
+    console.print(f"[bold red]judging UNCONFINED (--allow-unconfined):[/bold red] {warning}")
 
 
 def runs_dir(p) -> None:

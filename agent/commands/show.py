@@ -122,11 +122,11 @@ def print_record(record, console) -> None:
         console.print(f"[yellow]{note}[/yellow]")
     if record.confinement:
         c = record.confinement
+        style = "bold red" if c.unconfined else "dim"
         console.print(
-            f"[dim]runners: {c.mode} judge, uid separation {'on' if c.uid_separation else 'off'}, network {c.network}, "
-            f"environment from an allow-list, buffers in {c.transport} memory"
+            f"[{style}]{c.headline}; environment from an allow-list, buffers in {c.transport} memory"
             + (f"; {'; '.join(c.notes)}" if c.notes else "")
-            + "[/dim]"
+            + f"[/{style}]"
         )
     if record.profile:
         from tools.evaluator.profile import summarise

@@ -597,9 +597,15 @@ def _landlock(policy: dict, own: list[str]) -> str:
         everything |= flag
     writable = [p for p in (*own, "/dev/shm") if os.path.isdir(p)]
     ruleset.add_path_rule(*writable, access=everything)
-    nodes = AccessFs.READ_FILE | AccessFs.WRITE_FILE | AccessFs.READ_DIR
+    nodes = AccessFs.READ_FILE | AccessFs.WRITE_FILE | AccessFs.READ_DIR | AccessFs.TRUNCATE
     nodes |= getattr(AccessFs, "IOCTL_DEV", AccessFs(0))
     ruleset.add_path_rule("/dev", access=nodes)  # the GPU's device nodes are opened read-write, and ioctl'd
+    # CUDA's cuInit names its threads through /proc/<pid>/task/<tid>/comm: without the write, error 304. A
+    # rule binds to an inode, so it is /proc whole; writing another process's files there takes ptrace
+    # rights, which Landlock withholds outside the runner's own domain.
+    ruleset.add_path_rule(
+        "/proc", access=AccessFs.READ_FILE | AccessFs.WRITE_FILE | AccessFs.READ_DIR | AccessFs.TRUNCATE
+    )
     if policy.get("profiled"):
         ruleset.allow_all_network()  # ncu and its target talk TCP over loopback (the sandbox has no other)
     ruleset.apply()

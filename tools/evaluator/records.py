@@ -294,6 +294,26 @@ class Confinement(BaseModel):
     unconfined: bool = Field(default=False, description="judged without any confinement: the user allowed it")
     notes: list[str] = Field(default_factory=list)
 
+    @property
+    def headline(self) -> str:
+        """The confinement in one line, as the CLI, the export and the UI show it."""
+        if self.unconfined or self.mode == "none":
+            return "UNCONFINED: candidate code ran as the judge's user (allowed with --allow-unconfined)"
+        kind = {
+            "namespaces": "a bubblewrap sandbox",
+            "landlock": "Landlock alone (no sandbox)",
+            "root": "their own uid (before the sandbox)",
+            "user": "the judge's uid (before the sandbox)",
+        }[self.mode]
+        parts = [f"runners in {kind}"]
+        if self.uid_separation:
+            parts.append("a uid of their own")
+        parts.append(f"network {self.network}")
+        if self.limits:
+            gib = self.limits.get("memory_bytes", 0) / 2**30
+            parts.append(f"limits {gib:.0f} GiB, {self.limits.get('processes', 0)} tasks")
+        return ", ".join(parts)
+
 
 class Environment(BaseModel):
     hostname: str

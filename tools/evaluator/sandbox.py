@@ -303,9 +303,12 @@ def setup(readable_for_uids: list[Path] = ()) -> Setup:
     found = mechanisms()
     mode = found.mode
     notes = []
-    if mode != "namespaces" and found.bwrap_error:
+    best = "namespaces" if found.bwrap else "landlock" if found.landlock_abi else "none"
+    if mode != best:
+        notes.append(f"KW_CONFINEMENT={mode} asked for less than this machine offers ({best})")
+    elif mode != "namespaces" and found.bwrap_error:
         notes.append(f"no sandbox: {found.bwrap_error}")
-    if mode == "none":
+    if mode == "none" and best == "none":
         notes.append("no Landlock either: runners run as the judge's user, unconfined")
     uid_per_runner = is_root() and mode != "none"
     if is_root() and mode == "landlock":

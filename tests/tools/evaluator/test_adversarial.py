@@ -84,6 +84,18 @@ def _slug(name: str) -> str:
 def _check(record, cheat: Cheat) -> None:
     # Seen as it happens under `pytest -s`: a GPU call cut off at its time limit still shows each verdict.
     print(f"\n[verdict] {cheat.name}: {record.status} at {record.failed_stage}: {record.message}", flush=True)
+    if cheat.stage == "bounded":
+        # The residual: a kernel that follows the chain is stopped only by the copy bound. It may pass, but
+        # no figure of it may be beyond the bound; one that is fails as a measurement error.
+        from kernels import registry
+
+        bound = registry.spec(record.op).copy_bound
+        figures = [s.fraction_of_copy for b in record.benchmark for s in (b.graph, b.eager) if s and s.fraction_of_copy]
+        if record.status == "ok":
+            assert figures and max(figures) <= bound, figures
+        else:
+            assert record.failed_stage == "benchmark" and "measurement_error" in record.message, record.message
+        return
     if cheat.stage == "decide":
         from tools.evaluator.decide import decide
 
