@@ -190,7 +190,9 @@ def bwrap_args(binary: str, *, writable: tuple[Path, ...] = (), readable: tuple[
     if not probe:
         for node in devices():
             args += ["--dev-bind", node, node]
-    binds = [(p, "--ro-bind") for p in (*code_paths(), *readable)] + [(p, "--bind") for p in writable]
+    # A folder that does not exist is left out: the process inside says what is missing, bubblewrap would not.
+    present = tuple(p for p in readable if p.exists())
+    binds = [(p, "--ro-bind") for p in (*code_paths(), *present)] + [(p, "--bind") for p in writable]
     bound: list[Path] = []
     for path, how in sorted(binds, key=lambda item: (len(item[0].parts), str(item[0]))):
         if how == "--ro-bind" and not any(_under(path, o) for o in overlays):
