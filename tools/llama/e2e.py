@@ -184,10 +184,13 @@ def run_model(
         settings=settings,
     )
     setup = sandbox.setup()
-    identity = confine.prepare(
-        f"e2e-{backend}-{sha256_file(Path(candidate) if candidate else None)[:16]}", separate_uid=setup.uid_per_runner
-    )
     model = (Path(settings.model),) if settings.model is not None else ()
+    # A model folder other users cannot read (root's, say) keeps the child at the judge's uid: it still
+    # runs in the sandbox, and a uid of its own could not read the weights it is there to run.
+    own_uid = setup.uid_per_runner and not confine.separation_blockers(list(model))
+    identity = confine.prepare(
+        f"e2e-{backend}-{sha256_file(Path(candidate) if candidate else None)[:16]}", separate_uid=own_uid
+    )
     identity.policy = setup.runner_policy(readable=model)
     try:
         if request.candidate is not None:  # the child imports its own copy, in the only folder it may write
