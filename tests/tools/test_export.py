@@ -83,7 +83,7 @@ def test_reflection_md_covers_environment_method_results_and_checklist(finished_
     header = next(line for line in text.splitlines() if line.startswith("| shape |"))
     for title in ("start eager µs/call", "best eager µs/call", "start graph µs/call", "best GB/s (eager)"):
         assert title in header, title
-    assert "- Runners confined as `" in text
+    assert "- Runners: runners " in text
 
 
 def test_results_of_a_cpu_run_name_the_eager_scope(finished_run):
@@ -130,7 +130,7 @@ def test_reflection_md_has_both_scopes_in_the_measured_results(two_scopes):
     cells = [c.strip() for c in decode.strip("|").split("|")]
     assert cells[1:5] == ["12.00", "10.00", "4.00", "3.00"]
     assert cells[7:] == ["50%", "67%", "1.33x (graph)"]
-    assert "- Runners confined as `root`: uid separation yes, network isolated" in text
+    assert "- Runners: runners before the sandbox, as root's, a uid of their own, network isolated" in text
 
 
 def test_cli_lists_exports_and_adopts(finished_run):

@@ -300,12 +300,12 @@ class Confinement(BaseModel):
         if self.unconfined or self.mode == "none":
             return "UNCONFINED: candidate code ran as the judge's user (allowed with --allow-unconfined)"
         kind = {
-            "namespaces": "a bubblewrap sandbox",
-            "landlock": "Landlock alone (no sandbox)",
-            "root": "their own uid (before the sandbox)",
-            "user": "the judge's uid (before the sandbox)",
+            "namespaces": "runners in a bubblewrap sandbox",
+            "landlock": "runners under Landlock alone (no sandbox)",
+            "root": "runners before the sandbox, as root's",
+            "user": "runners before the sandbox, as the judge's user",
         }[self.mode]
-        parts = [f"runners in {kind}"]
+        parts = [kind]
         if self.uid_separation:
             parts.append("a uid of their own")
         parts.append(f"network {self.network}")
