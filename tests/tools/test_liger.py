@@ -17,6 +17,7 @@ from kernels.registry import spec as op_spec
 from kernels.rope import candidates as rope_candidates
 from kernels.rope import liger as rope_liger
 from kernels.silu_mul import liger as silu_mul_liger
+from tests.tools.hugging_face import run_hugging_face
 from tools import liger
 from tools.bench import run_bench
 from tools.evaluator.evaluate import evaluate
@@ -116,13 +117,16 @@ def test_rope_inputs_are_hf_layout_with_full_width_tables():
     assert torch.equal(rope_liger.rope_output(q, k), x)
 
 
-def test_rope_stand_in_is_hugging_faces_apply_rotary_pos_emb():
-    llama = pytest.importorskip("transformers.models.llama.modeling_llama")
+def test_rope_stand_in_is_hugging_faces_apply_rotary_pos_emb(tmp_path):
     x, sin, cos = inputs("rope", (1, 9, 4, 64), torch.float32)
     q, k, cos_full, sin_full = rope_liger.rope_inputs(x, sin, cos)
-    expected = llama.apply_rotary_pos_emb(q.clone(), k.clone(), cos_full, sin_full)
+    body = (
+        "from transformers.models.llama.modeling_llama import apply_rotary_pos_emb\n"
+        "outputs = dict(zip('qk', apply_rotary_pos_emb(*inputs['args'])))"
+    )
+    expected = run_hugging_face(tmp_path, body, {"args": [q, k, cos_full, sin_full]})
     got = liger_rope_stand_in(q, k, cos_full, sin_full)
-    for e, g in zip(expected, got, strict=True):
+    for e, g in zip((expected["q"], expected["k"]), got, strict=True):
         torch.testing.assert_close(g, e)
 
 

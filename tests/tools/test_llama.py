@@ -15,6 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from kernels.registry import OPERATORS, model_plan, registered_operators
+from tests.tools.hugging_face import run_hugging_face
 from tests.tools.tiny_llama import TINY, write_tiny_checkpoint
 from tools.llama.infer import run_inference
 from tools.llama.load import load_directory, random_model
@@ -39,27 +40,31 @@ def tiny_dir(tmp_path_factory) -> Path:
     return write_tiny_checkpoint(tmp_path_factory.mktemp("tiny-llama"))
 
 
+_HF_LLAMA = """
+import transformers
+torch.manual_seed(0)
+hf = transformers.LlamaForCausalLM(transformers.LlamaConfig(**inputs["config"])).eval()
+with torch.no_grad():
+    # Weights well away from the init scale so every layer (and the rope scaling) moves the logits.
+    for name, param in hf.named_parameters():
+        if name.endswith("norm.weight"):
+            param.copy_(1 + 0.1 * torch.randn_like(param))
+        else:
+            param.normal_(0, 0.1)
+    hf.save_pretrained(inputs["folder"], safe_serialization=True)
+    outputs = {"logits": hf(inputs["ids"]).logits}
+"""
+
+
 @pytest.mark.parametrize("tied", [False, True], ids=["separate-head", "tied-head"])
 def test_logits_match_transformers_llama(tmp_path, tied):
-    transformers = pytest.importorskip("transformers")
-    torch.manual_seed(0)
-    hf_config = transformers.LlamaConfig(**{**TINY, "tie_word_embeddings": tied})
-    hf = transformers.LlamaForCausalLM(hf_config).eval()
-    with torch.no_grad():
-        # Weights well away from the init scale so every layer (and the rope scaling) moves the logits.
-        for name, param in hf.named_parameters():
-            if name.endswith("norm.weight"):
-                param.copy_(1 + 0.1 * torch.randn_like(param))
-            else:
-                param.normal_(0, 0.1)
-    hf.save_pretrained(tmp_path, safe_serialization=True)
+    ids = torch.randint(0, TINY["vocab_size"], (2, 40), generator=torch.Generator().manual_seed(0))
+    config = {**TINY, "tie_word_embeddings": tied}
+    expected = run_hugging_face(tmp_path, _HF_LLAMA, {"config": config, "folder": str(tmp_path), "ids": ids})["logits"]
     model = load_directory(tmp_path, "torch", "cpu", torch.float32)
     assert model.config.rope_scaling is not None and model.config.tie_word_embeddings is tied
-
-    ids = torch.randint(0, TINY["vocab_size"], (2, 40))
     with torch.no_grad():
-        expected = hf(ids).logits
-    torch.testing.assert_close(model(ids), expected, atol=1e-4, rtol=1e-4)
+        torch.testing.assert_close(model(ids), expected, atol=1e-4, rtol=1e-4)
 
 
 def test_kv_cache_decoding_gives_the_tokens_of_full_recomputation():
