@@ -293,13 +293,15 @@ CHEATS = [
         header="import statistics\nstatistics.median = lambda values: 1e-9\nstatistics.fmean = lambda values: 1e-9",
     ),
     # -- 2: work not done in the timed calls ---------------------------------------------------------
+    # "Once past the first checks": the correctness stage calls an op about 125 times on CPU, the
+    # benchmark about 1000; 400 lies between with room on both sides.
     Cheat(
         "skips every third call once it has been called often",
         2,
         "benchmark",
         "unwritten (NaN-poisoned)",
         header="_calls = [0]",
-        before="    _calls[0] += 1\n    if _calls[0] > 120 and _calls[0] % 3 == 0:\n        return out\n",
+        before="    _calls[0] += 1\n    if _calls[0] > 400 and _calls[0] % 3 == 0:\n        return out\n",
         ops=OPS,
         kernel_forms=True,
     ),
@@ -310,7 +312,7 @@ CHEATS = [
         "of a timed batch is wrong",
         header="_memo = {}\n_calls = [0]",
         before="    key = (x.data_ptr(), out.data_ptr())\n    _calls[0] += 1\n"
-        "    if _calls[0] > 150 and key in _memo:\n        out.copy_(_memo[key])\n        return out\n",
+        "    if _calls[0] > 400 and key in _memo:\n        out.copy_(_memo[key])\n        return out\n",
         after="    _memo[(x.data_ptr(), out.data_ptr())] = out.clone()\n",
         ops=("rope", "silu_mul"),
     ),
