@@ -78,18 +78,29 @@ def test_two_workers_give_the_decisions_one_gives(tmp_path, ray_cluster):
     assert [r.candidate_sha256 for r in parallel] == [r.candidate_sha256 for r in serial]
 
 
+def _cmdline_and_parent(pid: int) -> tuple[str, int]:
+    cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    return cmdline, int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
 def _kill_the_judge_of(candidate: Path, stop: threading.Event) -> None:
-    """SIGKILL the process whose child runner imports `candidate`: the Ray worker holding its judge."""
+    """SIGKILL the Ray worker holding the judge whose runner imports `candidate`.
+
+    The runner imports a copy in its own scratch folder, so it is found by the file's name; the worker is
+    its first ancestor that is not part of the runner (a sandbox wrapper's command line names the runner too).
+    """
     while not stop.is_set():
         for pid in filter(str.isdigit, os.listdir("/proc")):
             try:
-                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-                parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+                cmdline, parent = _cmdline_and_parent(int(pid))
+                if "tools.evaluator.runner" not in cmdline or f"/{candidate.name}" not in cmdline:
+                    continue
+                while "tools.evaluator.runner" in cmdline:
+                    pid, (cmdline, parent) = parent, _cmdline_and_parent(parent)
             except (OSError, ValueError, IndexError):
                 continue
-            if "tools.evaluator.runner" in cmdline and str(candidate) in cmdline:
-                os.kill(parent, signal.SIGKILL)
-                return
+            os.kill(int(pid), signal.SIGKILL)
+            return
         time.sleep(0.2)
 
 
