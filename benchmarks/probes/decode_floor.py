@@ -18,11 +18,10 @@ import torch
 from kernels import registry
 from kernels.rope import tilelang as rope_tilelang
 from kernels.tilelang_support import lower_to_source
-from tools.llama import native
 
 
 def _floors(gbps: float) -> None:
-    for op in native.OPS:
+    for op in (o for o in registry.OPERATORS if registry.native_op(o)):
         spec = registry.spec(op)
         for shape in spec.shapes:
             if "/decode" in shape.name:

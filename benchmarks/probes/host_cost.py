@@ -28,7 +28,6 @@ import torch
 import torch.nn.functional as F
 
 from kernels import registry
-from tools.llama import native
 
 MODEL = "llama3.2-1b"
 CALLS = 200
@@ -64,7 +63,7 @@ def _contestants(ops: list[str], backends: list[str]) -> dict[str, object]:
         spec = registry.spec(op)
         args = spec.make_inputs(_shape(op).dims, torch.bfloat16, 1, "cuda")
         out[f"{op}/check_inputs"] = lambda spec=spec, args=args: spec.check_inputs(*args)
-        out[f"{op}/native"] = lambda op=op, args=args: native.OPS[op](*args)
+        out[f"{op}/native"] = lambda op=op, args=args: registry.native_op(op)(*args)
         for backend in backends:
             if op not in registry.ops_with(backend):
                 continue
@@ -116,7 +115,7 @@ def _profile(name: str, fn) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ops", default=",".join(native.OPS))
+    parser.add_argument("--ops", default=",".join(o for o in registry.OPERATORS if registry.native_op(o)))
     parser.add_argument("--backends", default="tilelang,ninetoothed")
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--profile", default="", help="NAME,NAME...: where these contestants' host time goes")

@@ -7,9 +7,8 @@ import json
 import pytest
 import torch
 
-from kernels.registry import torch_implementation
+from kernels.registry import native_op, torch_implementation
 from tests.tools.tiny_llama import TINY
-from tools.llama import native
 from tools.llama.decode import StaticDecoder, generator
 from tools.llama.infer import compare, read_record, run_inference, write_record
 from tools.llama.load import random_model
@@ -84,7 +83,7 @@ def test_the_native_ops_compute_the_registrys_op(op):
         "rope_qk": (x, torch.randn(2, 5, 2, 16, generator=gen), sin, cos),
         "silu_mul": (torch.randn(2, 5, 128, generator=gen),),
     }[op]
-    got, want = native.OPS[op](*args), torch_implementation(op)(*args)
+    got, want = native_op(op)(*args), torch_implementation(op)(*args)
     for g, w in zip(
         got if isinstance(got, tuple) else (got,), want if isinstance(want, tuple) else (want,), strict=True
     ):

@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 
 import torch
 
+from kernels.registry import native_op
 from kernels.spec import ChainLink, NamedShape, parse_dtype
 from tools.evaluator import confine, rule, stats
 from tools.evaluator.buffers import Arena
 from tools.evaluator.layout import OUTPUT_ARENA, Layout, copy_source_bytes
 from tools.evaluator.process import RunnerFailed, RunnerProcess
 from tools.evaluator.records import RIVALS, HostUse, Ratio, ScopeResult, ShapeBenchmark, StageResult
-from tools.llama import native as native_ops
 
 # Work per batch at least: on a GPU 2 ms (about 50x the judge's round trip); on the CPU, where waking a
 # stopped process costs far more and varies with load, 20 ms.
@@ -78,7 +78,7 @@ MAX_SETS = 1024
 ARENA_CAP_BYTES = {"cuda": 8 * 2**30, "cpu": 2**30}
 # Every call's outputs are checked for NaN (a skipped call is caught); against the reference, the
 # calls of a sample the judge draws after the answer: all of them up to VERIFY_CALLS, and no more
-# outputs than VERIFY_BYTES (at least one call). Why a sample: docs/log.md, third session.
+# outputs than VERIFY_BYTES (at least one call). Why a sample: benchmarks/probes/judge_time.md.
 VERIFY_CALLS = 16
 VERIFY_BYTES = 64 * 2**20
 # A GPU that takes longer than this to run the judge's tiny probe kernel is busy with someone's work.
@@ -88,7 +88,7 @@ QUIET_WAIT_S = 0.2
 # the start of the judge's slice while another process's kernel still runs.
 QUIET_PROBES = 5
 # A result above the device's large-copy bandwidth by more than this is a measurement error; not 1.05,
-# as read-heavy ops outrun a copy's half-and-half mix (docs/log.md, second session).
+# as read-heavy ops outrun a copy's half-and-half mix (benchmarks/probes/copy.md).
 ROOFLINE_SLACK = 1.15
 
 
@@ -420,7 +420,7 @@ class BenchmarkStage:
             seat.graph_error = f"CUDA-graph capture failed: {last[-1] if last else 'no reason given'}"[:400]
             return None
         seat.graph_calls = count
-        # A graph's first launch uploads it (docs/log.md, second session): one untimed replay, so no round pays.
+        # A graph's first launch uploads it (docs/design.md): one untimed replay, so no round pays.
         try:
             seat.runner.ask({"op": "replay", "plan": seat.plan}, self.deadline, what="replaying once")
             if timed:
@@ -550,7 +550,7 @@ class BenchmarkStage:
         if rounds >= EXTRA_ROUNDS_FACTOR * self.request.batches or time.monotonic() - started > SHAPE_BUDGET_S:
             return False
         # The graph scope only: eager batches follow the host's speed, which more rounds narrow too slowly to
-        # pay for (docs/log.md, second and fourth sessions).
+        # pay for (benchmarks/probes/timing_noise.md).
         if "graph" not in by_name["candidate"].counts:
             return False
         mine, theirs = by_name["candidate"].totals["graph"], by_name["incumbent"].totals["graph"]
@@ -858,7 +858,7 @@ class BenchmarkStage:
         elif seat.name == "native":
             # torch's own ops round in the model dtype, more than once: held to what those ops give here, not to
             # the spec's one rounding (the judge computes them itself, on the same sampled sets).
-            refs = self._reference(regions, layout, sample, count, fn=native_ops.OPS[spec.name])
+            refs = self._reference(regions, layout, sample, count, fn=native_op(spec.name))
         else:
             key = (count, tuple(sample))
             if key not in shared:

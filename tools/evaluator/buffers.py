@@ -4,7 +4,7 @@ Device arenas are CUDA VMM allocations (cuMemCreate) exported as POSIX file desc
 mapped by the runner (cuMemImportFromShareableHandle): each arena is its own allocation, so a
 runner's mapping reaches nothing of the judge's but that arena, and a descriptor passes between
 users (legacy CUDA IPC, torch.multiprocessing's, failed between a root judge and a runner of
-another uid on the H200: `scripts/judge_probe.py`, docs/log.md). Host arenas are sealed memfds.
+another uid on the H200: benchmarks/probes/judge_probe.py and judge_design.md). Host arenas are sealed memfds.
 
 The runner maps an input arena read-only where the platform can enforce it: a host memfd is
 sealed against new writable mappings before it is shared; a VMM descriptor cannot be exported

@@ -10,7 +10,7 @@ caller of it would not make:
 - compiled: `torch.compile` of the same, the copy into `out` inside the compiled graph;
 - liger: Liger-Kernel's kernel for the op (tools/liger.py), bound once per buffer set and its layout
   preparation redone from the refilled inputs before each batch (`prepare`, not timed), delivered;
-- native: torch's own ops in the model dtype (tools/llama/native.py: F.rms_norm, rotate-half RoPE,
+- native: torch's own ops in the model dtype (kernels/<op>/native.py: F.rms_norm, rotate-half RoPE,
   F.silu(gate) * up), what a user would write instead of a kernel, delivered;
 - copy: the bytes of a buffer copied by an SM kernel, the roofline of a memory-bound op;
 - null: one tiny kernel per batch, so the judge can measure what a batch costs that does nothing.
@@ -141,17 +141,17 @@ def liger(op: str) -> Callable:
 
 
 def native(op: str) -> Callable:
+    from kernels.registry import native_op
     from kernels.registry import spec as op_spec
-    from tools.llama.native import OPS
 
-    return Delivered(op_spec(op), OPS[op])
+    return Delivered(op_spec(op), native_op(op))
 
 
 def copy(src: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     """The bytes of `src` into `out` by an elementwise kernel on the SMs, as a memory-bound kernel moves them.
 
     Not `copy_`: a device-to-device memcpy captured in a CUDA graph runs on a copy engine, at 2.7 of the
-    4.2 TB/s an SM kernel reaches on the H200 (scripts/copy_probe.py), which made kernels read as
+    4.2 TB/s an SM kernel reaches on the H200 (benchmarks/probes/copy_probe.py), which made kernels read as
     faster than a copy.
     """
     if src.numel() % 4 == 0 and src.data_ptr() % 4 == 0 and out.data_ptr() % 4 == 0:

@@ -51,7 +51,7 @@ def _decide_on_speed(record: EvalRecord, against_best: bool) -> Decision:
     if not against_best:
         return Decision(True, "first correct version: it becomes the best")
     scope = record.decision_scope()
-    if scope is None or scope == "legacy":
+    if scope is None:
         return Decision(False, "no shape was timed against the current best")
     per_shape = {b.shape + " " + b.dtype: shape_ratios(b, scope) for b in record.benchmark}
     per_shape = {k: v for k, v in per_shape.items() if v}

@@ -34,6 +34,7 @@ from pathlib import Path
 import torch
 
 from kernels.backends import backend as backend_of
+from kernels.registry import native_op
 from kernels.spec import NamedShape, OpSpec, dtype_name, parse_dtype, rounding_bias
 from tools.evaluator import confine, sandbox
 from tools.evaluator.benchmark import QUIET_FACTOR, QUIET_SLACK_US, BenchmarkStage, Seat, StageFailed
@@ -46,7 +47,6 @@ from tools.evaluator.records import (
     ShapeCorrectness,
     StageResult,
 )
-from tools.llama import native as native_ops
 
 SEEDS_PER_SHAPE = 3
 # A case larger than this many elements (the long-context and long-prompt hidden shapes) is checked on one
@@ -161,9 +161,9 @@ class Judge(BenchmarkStage):
         wanted: dict[str, dict] = {"candidate": self.file_contestant(r)}
         if r.incumbent is not None:
             wanted["incumbent"] = {"kind": "file", "path": str(r.incumbent), "op": op, "module": "kernel_incumbent"}
-        native = "native" in r.baselines and op in native_ops.OPS
-        if "native" in r.baselines and not native:  # an op folder added without a line in tools/llama/native.py
-            self.notes.append(f"native baseline: tools/llama/native.py has no torch ops for {op}")
+        native = "native" in r.baselines and native_op(op) is not None
+        if "native" in r.baselines and not native:  # an op folder added without a native.py
+            self.notes.append(f"native baseline: kernels/{op}/native.py does not exist")
         reference = (
             ["null"]
             + (["torch"] if "eager" in r.baselines else [])

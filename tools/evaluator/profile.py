@@ -192,7 +192,7 @@ def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
         for arena in arenas:
             arena.close()
     text = open(log, errors="replace").read() if os.path.exists(log) else ""
-    if os.environ.get("KW_NCU_CSV"):  # scripts/ncu_sample.py: the raw output, for the parser's fixture
+    if os.environ.get("KW_NCU_CSV"):  # benchmarks/probes/ncu_sample.py: the raw output, for the parser's fixture
         Path(os.environ["KW_NCU_CSV"]).write_text(text)
     shutil.rmtree(folder, ignore_errors=True)
     record.profile = parse_ncu_csv(text, [(s.name, d) for s, d in pairs])

@@ -7,8 +7,7 @@ that produced it, so two records can be compared knowing whether the ruler chang
 Timings come from the judge's clock (tools/evaluator/judge.py) in two scopes per shape:
 `eager` (the runner calls the op once per input set, back to back: host launch cost included,
 what a model's eager forward pays) and `graph` (the same calls replayed from a CUDA graph: device
-time). Records written before the judge existed carry one scope, `legacy` (single calls timed
-with CUDA events inside the candidate's own process); they are read, labelled, never trusted.
+time).
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ import statistics
 from collections.abc import Iterable
 from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field
 
 # e2e: the loop's check that the Llama model's greedy tokens with the candidate match torch's (tools/llama/e2e.py).
 # judge: the judge process itself was lost (a worker of `agent optimize --workers` died).
@@ -36,7 +35,7 @@ STAGES: tuple[StageName, ...] = (
 StageStatus = Literal["ok", "failed", "skipped"]
 # What a candidate can be timed against besides the current best. eager: the torch reference op run
 # eagerly; compiled: torch.compile of it; liger: Liger-Kernel's kernel for the op (tools/liger.py);
-# native: torch's own ops in the model dtype, as a user would write them (tools/llama/native.py: F.rms_norm,
+# native: torch's own ops in the model dtype, as a user would write them (kernels/<op>/native.py: F.rms_norm,
 # rotate-half RoPE, F.silu(gate) * up), the ruler of a kernel's host cost per call.
 Baseline = Literal["eager", "compiled", "liger", "native"]
 BASELINES: tuple[Baseline, ...] = ("eager", "compiled", "liger", "native")
@@ -45,7 +44,7 @@ BASELINES: tuple[Baseline, ...] = ("eager", "compiled", "liger", "native")
 LigerStatus = Literal["ok", "wrong", "failed", "unavailable"]
 Scope = Literal["eager", "graph"]
 SCOPES: tuple[Scope, ...] = ("eager", "graph")
-ScopeName = Literal["eager", "graph", "legacy"]
+ScopeName = Literal["eager", "graph"]
 # Who is timed in a scope. torch: the reference op run eagerly (the `eager` baseline); roofline: a
 # device-to-device copy of the shape's bytes.
 Contestant = Literal["candidate", "incumbent", "torch", "compiled", "liger", "native", "roofline"]
@@ -183,7 +182,6 @@ class ShapeBenchmark(BaseModel):
     bytes_moved: int
     eager: ScopeResult | None = Field(default=None, description="per-call time with host launch cost")
     graph: ScopeResult | None = Field(default=None, description="per-call time under CUDA-graph replay")
-    legacy: ScopeResult | None = Field(default=None, description="records from before the judge (untrusted)")
     ceiling_gbps: float | None = Field(default=None, description="a large copy: above this is not from DRAM")
     liger_status: LigerStatus | None = Field(
         default=None, description="how the Liger baseline ended, when it was asked for; the note says why"
@@ -191,51 +189,14 @@ class ShapeBenchmark(BaseModel):
     status: Literal["ok", "measurement_error", "wrong_after_timing", "failed"] = "ok"
     note: str = ""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _from_legacy(cls, data):
-        """A pre-judge record (one `candidate` Timing and flat ratios) becomes its `legacy` scope."""
-        if not isinstance(data, dict) or "candidate" not in data:
-            return data
-        data = {k: v.model_dump() if isinstance(v, BaseModel) else v for k, v in data.items()}
-        ratio = {
-            f"speedup_vs_{new}": {"median": data.pop(f"speedup_vs_{old}")}
-            for old, new in (
-                ("incumbent", "incumbent"),
-                ("eager", "torch"),
-                ("compiled", "compiled"),
-                ("liger", "liger"),
-            )
-            if data.get(f"speedup_vs_{old}") is not None
-        }
-        legacy = {
-            "candidate": {**data.pop("candidate"), "method": "events"},
-            "incumbent": data.pop("incumbent", None),
-            "torch": data.pop("eager", None),
-            "compiled": data.pop("compiled", None),
-            "liger": data.pop("liger", None),
-            "roofline": data.pop("copy_roofline", None),
-            "gbps": data.pop("gbps", None),
-            "copy_gbps": data.pop("copy_gbps", None),
-            "fraction_of_copy": data.pop("fraction_of_copy", None),
-            **ratio,
-        }
-        for key in ("graph", "graph_eager", *(f"speedup_vs_{k}" for k in ("incumbent", "eager", "compiled", "liger"))):
-            data.pop(key, None)
-        for name in ("incumbent", "torch", "compiled", "liger", "roofline"):
-            if legacy[name] is not None:
-                legacy[name] = {**legacy[name], "method": "events"}
-        data["legacy"] = legacy
-        return data
-
     def scope(self, name: ScopeName | None = None) -> ScopeResult | None:
-        """A scope by name; None: the one decisions use (graph where it exists, else eager, else legacy)."""
+        """A scope by name; None: the one decisions use (graph where it exists, else eager)."""
         if name is not None:
             return getattr(self, name)
-        return self.graph or self.eager or self.legacy
+        return self.graph or self.eager
 
     def scope_name(self) -> ScopeName | None:
-        return next((n for n in ("graph", "eager", "legacy") if getattr(self, n) is not None), None)
+        return next((n for n in ("graph", "eager") if getattr(self, n) is not None), None)
 
     def bound(self) -> Literal["host", "device"] | None:
         """host: the eager call costs well over its graph replay (launch overhead dominates); else device."""
@@ -248,11 +209,6 @@ class KernelSource(BaseModel):
     key: str
     language: str
     text: str
-
-    @property
-    def extension(self) -> str:
-        """The file extension its language is written with (run folders, `agent eval --source`)."""
-        return {"cuda": "cu", "triton": "py"}.get(self.language, "txt")
 
 
 class CompileInfo(BaseModel):
@@ -376,16 +332,14 @@ class EvalRecord(BaseModel):
         A CPU run has no graph scope, no copy roofline and no torch.compile or Liger baseline (each is timed on a
         GPU only: tools/evaluator/judge.py). Without timings (no benchmark stage): whether a GPU was seen.
         """
-        methods = {
-            r.candidate.method for b in self.benchmark for r in (b.eager, b.graph, b.legacy) if r and r.candidate
-        }
+        methods = {r.candidate.method for b in self.benchmark for r in (b.eager, b.graph) if r and r.candidate}
         if methods:
             return methods == {"wall"}
         return self.environment is not None and self.environment.device is None
 
     def decision_scope(self) -> ScopeName | None:
-        """The scope decisions use: graph where every timed shape has one, else eager, else legacy."""
-        for name in ("graph", "eager", "legacy"):
+        """The scope decisions use: graph where every timed shape has one, else eager."""
+        for name in ("graph", "eager"):
             if self.benchmark and all(b.scope(name) and b.scope(name).candidate for b in self.benchmark):
                 return name
         return None

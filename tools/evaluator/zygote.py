@@ -242,7 +242,7 @@ def for_env(runner_env: dict[str, str], setup: sandbox.Setup | None = None) -> Z
 
 
 def running() -> list[Zygote]:
-    """This process's zygotes (scripts/runner_start.py reports their start-up)."""
+    """This process's zygotes (benchmarks/probes/runner_start.py reports their start-up)."""
     with _registry_lock:
         return [z for z in _zygotes.values() if isinstance(z, Zygote)]
 

@@ -1,4 +1,4 @@
-"""Parsing real `ncu --csv --page raw` output (captured on the H200 by scripts/ncu_sample.py)."""
+"""Parsing real `ncu --csv --page raw` output (captured on the H200 by benchmarks/probes/ncu_sample.py)."""
 
 from __future__ import annotations
 
