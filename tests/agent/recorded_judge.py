@@ -2,14 +2,17 @@
 decides in a test does not hinge on the CPU's timing.
 
 The fixtures that need accepted iterations (the UI's runs, tests/ui/conftest.py; the exported run,
-tests/agent/test_export.py) run the real loop over torch RoPE candidates that differ by a sleep
-(tests/agent/tuned_candidates.py). With the judge timing them live, a 2 -> 1 ms step beside other work was
-once judged within the noise and the UI's tests failed. Here the loop, its policy, git and the run folder are
-as in a real run; only the judge is the recording: `RecordedJudge` stands in for tools.evaluator.evaluate
-(agent/graph.py's `Deps.judge`) and returns the record the real judge wrote for the same candidate source
-against the same incumbent source, so every decision is the one recorded.
+tests/tools/test_export.py; the e2e gate's run, tests/agent/test_loop_e2e.py; the runs killed at random
+moments, tests/agent/test_faults.py, whose judge runs live and then answers with the recording) run the real
+loop over torch RoPE candidates that differ by a sleep (tests/agent/tuned_candidates.py). With the judge timing
+them live, a 2 -> 1 ms step beside other work was once judged within the noise and the UI's tests failed.
+Here the loop, its policy, git and the run folder are as in a real run; only the judge is the recording:
+`RecordedJudge` stands in for tools.evaluator.evaluate (agent/graph.py's `Deps.judge`) and returns the record
+the real judge wrote for the same candidate source against the same incumbent source, so every decision is the
+one recorded.
 
     python -m tests.agent.recorded_judge     # re-record: run the fixtures' loops with the real judge
+    python -m tests.agent.recorded_judge --only e2e_run     # one fixture's run, added to the records kept
 
 re-records them after a change to those candidates (a replay of a source it has no record of says so): it
 keeps the records only when each run decided as the fixtures expect, and leaves host details (the hostname,
@@ -29,11 +32,12 @@ from pathlib import Path
 
 import openai
 
+from agent.config import RunConfig
 from agent.loop import optimize
 from agent.policies.llm import LLMPolicy
 from agent.policies.source_edit import read_literal
 from tests.agent.fake_openai import FakeOpenAI
-from tests.agent.tuned_candidates import FROM_THE_TOP, TUNED_ROPE, cpu_config, kernel_reply
+from tests.agent.tuned_candidates import CHANGES_TOKENS_AT_TWO, FROM_THE_TOP, TUNED_ROPE, cpu_config, kernel_reply
 from tools.evaluator.records import EvalRecord
 from tools.paths import record_path, sha256_file
 
@@ -78,6 +82,20 @@ class RecordedJudge:
         return record.model_copy(
             update={"candidate": record_path(Path(candidate).resolve()), "candidate_sha256": sha256_file(candidate)}
         )
+
+
+class LiveRecordedJudge(RecordedJudge):
+    """The real judge runs (its runners, its stages, the time a kill can land in), then a candidate that passed
+    gets the recorded record: its decision is the recorded one, not the CPU's timing of the moment. A candidate
+    that failed keeps its live record: failing a check does not hinge on timing, and it needs no recording."""
+
+    def __call__(self, op: str, backend: str, candidate, *, incumbent=None, **options) -> EvalRecord:
+        from tools.evaluator.evaluate import evaluate
+
+        live = evaluate(op, backend, candidate, incumbent=incumbent, **options)
+        if live.status != "ok":
+            return live
+        return super().__call__(op, backend, candidate, incumbent=incumbent, **options)
 
 
 class RecordingJudge:
@@ -169,12 +187,29 @@ def from_the_top_run(base: Path, runs: Path, judge: Callable[..., EvalRecord]) -
     return optimize(cpu_config(kernel), runs_dir=runs, judge=judge)
 
 
+def e2e_run(base: Path, runs: Path, judge: Callable[..., EvalRecord]) -> dict:
+    """The search policy with the e2e gate from delay 8: 16 is slower (rejected), 4 is accepted with the model's
+    tokens unchanged, 2 is faster but changes them (fails at e2e). tests/agent/test_loop_e2e.py kills and resumes
+    it."""
+    from tests.tools.tiny_llama import write_tiny_checkpoint
+
+    kernel = _kernel(base, CHANGES_TOKENS_AT_TWO)
+    return optimize(e2e_config(kernel, write_tiny_checkpoint(base / "tiny-llama")), runs_dir=runs, judge=judge)
+
+
+def e2e_config(kernel: Path, checkpoint: Path, **overrides) -> RunConfig:
+    """The e2e run's configuration: 3 iterations, the model's greedy tokens checked on a tiny Llama checkpoint."""
+    values = dict(iterations=3, e2e=True, e2e_model=str(checkpoint), e2e_prompt_len=8, e2e_new_tokens=6)
+    return cpu_config(kernel, **{**values, **overrides})
+
+
 # What each run must decide for the fixtures: the outcome of every iteration, from its decide events.
 EXPECTED = {
     search_run: ["rejected", "accepted", "accepted"],
     llm_run: ["accepted", "failed"],
     from_the_top_run: ["accepted", "rejected", "accepted"],
     reasked_llm_run: ["accepted", "failed", "accepted"],
+    e2e_run: ["rejected", "accepted", "failed"],
 }
 
 
@@ -195,10 +230,14 @@ def _for_the_repository(record: EvalRecord) -> EvalRecord:
     return record
 
 
-def record(folder: Path = RECORDS, tries: int = 3) -> list[Path]:
-    """Run every fixture's loop with the real judge until each decides as expected; write their records."""
+def record(folder: Path = RECORDS, tries: int = 3, only: list[str] | None = None) -> list[Path]:
+    """Run every fixture's loop (or the `only` ones, adding to the records kept) with the real judge until each
+    decides as expected; write their records."""
     kept: dict[str, EvalRecord] = {}
-    for make, expected in EXPECTED.items():
+    wanted = {make: expected for make, expected in EXPECTED.items() if only is None or make.__name__ in only}
+    if only is not None and len(wanted) != len(set(only)):
+        raise ValueError(f"--only takes names of {', '.join(m.__name__ for m in EXPECTED)}")
+    for make, expected in wanted.items():
         for attempt in range(1, tries + 1):
             judge = RecordingJudge()
             with tempfile.TemporaryDirectory(prefix="record-judge-") as scratch:
@@ -212,9 +251,9 @@ def record(folder: Path = RECORDS, tries: int = 3) -> list[Path]:
             print(f"{make.__name__}: decided {got}, not {expected} (try {attempt} of {tries})", file=sys.stderr)
         else:
             raise RuntimeError(f"{make.__name__} never decided {expected}: record on a quieter machine")
-    if folder.exists():
+    if folder.exists() and only is None:
         shutil.rmtree(folder)
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, rec in sorted(kept.items()):
         path = folder / f"{name}.json"
@@ -226,8 +265,9 @@ def record(folder: Path = RECORDS, tries: int = 3) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=RECORDS, help="folder of the records (default: %(default)s)")
+    parser.add_argument("--only", nargs="+", metavar="RUN", help="record these runs only (e.g. e2e_run)")
     args = parser.parse_args(argv)
-    for path in record(args.out):
+    for path in record(args.out, only=args.only):
         print(f"{path}  {path.stat().st_size // 1024} KB")
     return 0
 

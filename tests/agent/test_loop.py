@@ -17,6 +17,7 @@ import pytest
 from agent.config import RunConfig
 from agent.loop import optimize, resume
 from agent.policies.source_edit import read_literal
+from tests.agent.recorded_judge import LiveRecordedJudge, RecordedJudge
 from tests.agent.tuned_candidates import TUNED_ROPE, WRONG_AT_TWO, cpu_config
 from tools.runfolder import RunFolder
 
@@ -50,16 +51,17 @@ def test_search_walks_to_the_fastest_config_and_commits_only_accepted_versions(u
     kernel = user_repo / "kernels" / "rope" / "tuned.py"
     rows = []
     # 3 iterations: the losing step up (8), the winning step down (2), and one more along the winner's direction.
-    run = optimize(config_for(kernel, iterations=3), runs_dir=tmp_path / "runs", on_iteration=rows.append)
+    # The judge replays the real judge's records of these candidates: the walk does not hinge on the CPU's load.
+    config = config_for(kernel, iterations=3)
+    run = optimize(config, runs_dir=tmp_path / "runs", on_iteration=rows.append, judge=RecordedJudge())
 
     assert run["status"] == "finished"
     folder = RunFolder(tmp_path / "runs" / run["run_id"])
     attempts = [e for e in folder.events() if e["event"] == "decide"]
     assert len(attempts) == run["iterations"]
-    # 4 -> 8 loses; 4 -> 2 wins; the same direction usually wins again (how far depends on the
-    # machine's load, so the test asks only that every accepted step made the delay smaller).
+    # 4 -> 8 loses; 4 -> 2 wins; the same direction wins again (2 -> 1).
     decisions = [e for e in attempts if e["accepted"] is not None]
-    assert attempts[0]["accepted"] is None and decisions
+    assert [e["accepted"] is not None for e in attempts] == [False, True, True]
     branch = git.Repo(folder.path / "worktree")
     commits = list(reversed(list(branch.iter_commits(f"{head}..{run['branch']}"))))
     assert commits[0].message.startswith("baseline: the working copy")
@@ -71,7 +73,7 @@ def test_search_walks_to_the_fastest_config_and_commits_only_accepted_versions(u
         read_literal(c.tree["kernels/rope/tuned.py"].data_stream.read().decode(), "CONFIG")["delay_ms"]
         for c in accepted
     ]
-    assert delays == sorted(delays, reverse=True) and len(set(delays)) == len(delays) and delays[0] < 4
+    assert delays == [2, 1]
     # The user's checkout is untouched: same HEAD, same uncommitted and untracked files.
     assert repo.head.commit.hexsha == head
     assert repo.git.status("--porcelain") == status
@@ -102,8 +104,10 @@ def test_a_run_killed_mid_iteration_resumes_without_losing_finished_iterations(u
     config = config_for(kernel, iterations=3)
     script = (
         "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
-        "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id='killed')"
-    )
+        "from tests.agent.recorded_judge import LiveRecordedJudge;"
+        "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id='killed',"
+        " judge=LiveRecordedJudge())"
+    )  # evaluations run for real (the kill lands in one); decisions are the recorded ones, whatever the load
     child = subprocess.Popen(
         [sys.executable, "-c", script, config.model_dump_json(), str(runs)],
         cwd=ROOT,
@@ -111,8 +115,8 @@ def test_a_run_killed_mid_iteration_resumes_without_losing_finished_iterations(u
         start_new_session=True,
     )
     events = runs / "killed" / "events.jsonl"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:  # kill once the first version is committed and the next started
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and child.poll() is None:  # kill once a version is committed, the next started
         text = events.read_text() if events.exists() else ""
         if '"commit"' in text and text.count('"evaluate_start"') >= 3:
             break
@@ -123,7 +127,7 @@ def test_a_run_killed_mid_iteration_resumes_without_losing_finished_iterations(u
     before = [e for e in folder.events() if e["event"] == "decide"]
     assert before, "the run was killed before it finished an iteration"
 
-    run = resume("killed", runs_dir=runs)
+    run = resume("killed", runs_dir=runs, judge=LiveRecordedJudge())
     assert run["status"] == "finished"
     after = [e for e in folder.events() if e["event"] == "decide"]
     assert [d["iteration"] for d in after[: len(before)]] == [d["iteration"] for d in before]

@@ -18,23 +18,22 @@ from agent.config import RunConfig
 from agent.e2e_gate import REFERENCE_FILE
 from agent.loop import optimize, resume
 from agent.policies.source_edit import read_literal
-from tests.agent.tuned_candidates import CHANGES_TOKENS_AT_TWO, TUNED_ROPE, cpu_config
+from tests.agent.recorded_judge import RecordedJudge, e2e_config
+from tests.agent.tuned_candidates import CHANGES_TOKENS_AT_TWO, TUNED_ROPE
 from tests.tools.tiny_llama import write_tiny_checkpoint
 from tools.evaluator.records import EvalRecord
 from tools.runfolder import RunFolder
 from ui.data import iteration_rows
 
 ROOT = Path(__file__).resolve().parents[2]
+# The judge replays the real judge's records (tests/agent/recorded_judge.py): which versions are faster does not
+# hinge on this machine's load; the e2e gate, the kill and the resume are real.
 SCRIPT = (
     "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
-    "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id='e2e')"
+    "from tests.agent.recorded_judge import RecordedJudge;"
+    "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id='e2e',"
+    " judge=RecordedJudge())"
 )
-
-
-def e2e_config(kernel: Path, checkpoint: Path, **overrides) -> RunConfig:
-    # 3 iterations: slower (no check), faster with the same tokens (committed), faster with others (refused).
-    values = dict(iterations=3, e2e=True, e2e_model=str(checkpoint), e2e_prompt_len=8, e2e_new_tokens=6)
-    return cpu_config(kernel, **{**values, **overrides})
 
 
 def events_of(folder: RunFolder, kind: str, **match) -> list[dict]:
@@ -76,7 +75,7 @@ def test_a_version_that_changes_the_tokens_is_not_committed_and_a_resume_redoes_
     folder = RunFolder(runs / "e2e")
     assert events_of(folder, "e2e_end", iteration=2), "the run died before checking iteration 2"
 
-    run = resume("e2e", runs_dir=runs)
+    run = resume("e2e", runs_dir=runs, judge=RecordedJudge())
     assert run["status"] == "finished", run
     # No finished check was redone: the torch reference ran once, the start and iteration 2 once each
     # (iteration 3's may have been cut by the kill), and the slower iteration 1 never.

@@ -128,6 +128,13 @@ def main_text(driver) -> str:
     return driver.find_element(By.CSS_SELECTOR, MAIN).text
 
 
+def aria_labels(driver, css: str) -> list[str]:
+    """Every `css` element's aria-label, read in one script: a chart re-rendering mid-read cannot leave a stale
+    element behind, as reading element by element could."""
+    script = "return Array.from(document.querySelectorAll(arguments[0]), e => e.getAttribute('aria-label') || '')"
+    return driver.execute_script(script, css)
+
+
 def rendered(driver, *texts: str) -> bool:
     """Streamlit has finished the page: the script is not running, no "Running..." widget or loading
     skeleton is shown, and every one of `texts` is in the main area."""

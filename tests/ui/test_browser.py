@@ -76,8 +76,7 @@ def test_review_a_run_in_the_browser(runs, ui_url, browser, tmp_path):
     # The chart (SVG): one mark per candidate, labelled with what its tooltip shows.
     points = '[data-testid="stVegaLiteChart"] g.mark-symbol.role-mark path'
     wait.until(lambda _: len(browser.find_elements(By.CSS_SELECTOR, points)) == 2, "no points in the chart")
-    rules = browser.find_elements(By.CSS_SELECTOR, '[data-testid="stVegaLiteChart"] g.mark-rule.role-mark line')
-    labels = [r.get_attribute("aria-label") or "" for r in rules]
+    labels = chrome.aria_labels(browser, '[data-testid="stVegaLiteChart"] g.mark-rule.role-mark line')
     (failed,) = [label for label in labels if "outcome: failed" in label]  # a band: it has no speed to plot
     assert "iteration: 2;" in failed and "failing stage: correctness" in failed
     assert "rule: incorrect;" in failed  # why it was turned down, as its decision recorded it
@@ -136,7 +135,7 @@ def test_a_run_with_candidates_stopped_early_compares_like_with_like_at_1400_px(
             labels = f"{chart} g.mark-text.role-mark text"
 
             def marks(css: str) -> list[str]:
-                return [e.get_attribute("aria-label") or "" for e in driver.find_elements(By.CSS_SELECTOR, css)]
+                return chrome.aria_labels(driver, css)
 
             chrome.wait_until(lambda: len(marks(points)) == 11, "11 points in the chart")
             # By default what decided each: its ratio to the best, on the shapes it was timed on.
