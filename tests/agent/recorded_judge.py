@@ -62,13 +62,26 @@ def _delay(path: Path | None) -> str:
 
 
 class RecordedJudge:
-    """evaluate()'s stand-in: the recorded record of this candidate against this incumbent."""
+    """evaluate()'s stand-in: the recorded record of this candidate against this incumbent.
 
-    def __init__(self, folder: Path = RECORDS):
+    A candidate with no record is judged live, and its live record stands only if it failed a check (failing
+    does not hinge on timing, and needs no recording); one that passed unrecorded is an error that says how to
+    re-record. `live=True` judges every candidate live first (its runners, its stages, the time a kill can land
+    in), then answers one that passed with the recording.
+    """
+
+    def __init__(self, folder: Path = RECORDS, live: bool = False):
         self.folder = Path(folder)
+        self.live = live
 
     def __call__(self, op: str, backend: str, candidate, *, incumbent=None, **options) -> EvalRecord:
         path = self.folder / f"{key(candidate, incumbent)}.json"
+        if self.live or not path.is_file():
+            from tools.evaluator.evaluate import evaluate
+
+            live = evaluate(op, backend, candidate, incumbent=incumbent, **options)
+            if live.status != "ok":
+                return live
         if not path.is_file():
             raise FileNotFoundError(
                 f"no recorded judge record of {candidate} (delay_ms {_delay(candidate)}) against "
@@ -82,20 +95,6 @@ class RecordedJudge:
         return record.model_copy(
             update={"candidate": record_path(Path(candidate).resolve()), "candidate_sha256": sha256_file(candidate)}
         )
-
-
-class LiveRecordedJudge(RecordedJudge):
-    """The real judge runs (its runners, its stages, the time a kill can land in), then a candidate that passed
-    gets the recorded record: its decision is the recorded one, not the CPU's timing of the moment. A candidate
-    that failed keeps its live record: failing a check does not hinge on timing, and it needs no recording."""
-
-    def __call__(self, op: str, backend: str, candidate, *, incumbent=None, **options) -> EvalRecord:
-        from tools.evaluator.evaluate import evaluate
-
-        live = evaluate(op, backend, candidate, incumbent=incumbent, **options)
-        if live.status != "ok":
-            return live
-        return super().__call__(op, backend, candidate, incumbent=incumbent, **options)
 
 
 class RecordingJudge:

@@ -23,7 +23,7 @@ from agent.config import RunConfig
 from agent.loop import optimize, resume
 from agent.policies.llm import LLMPolicy
 from tests.agent.fake_openai import FakeOpenAI, Hangup, Reply, Stall, Status
-from tests.agent.recorded_judge import LiveRecordedJudge
+from tests.agent.recorded_judge import RecordedJudge
 from tests.agent.tuned_candidates import FROM_THE_TOP, TUNED_ROPE, committed_repo, cpu_config, kernel_reply
 from tools.runfolder import RunFolder
 
@@ -32,9 +32,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # its recorded record, so that whether 8 -> 4 ms is accepted does not hinge on this machine's load.
 SCRIPT = (
     "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
-    "from tests.agent.recorded_judge import LiveRecordedJudge;"
+    "from tests.agent.recorded_judge import RecordedJudge;"
     "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id=sys.argv[3],"
-    " judge=LiveRecordedJudge())"
+    " judge=RecordedJudge(live=True))"
 )
 
 
@@ -124,7 +124,7 @@ def test_a_sigkill_loses_no_finished_iteration(tmp_path, point):
         return
     before = decided(folder)
     files_before = {i: (folder.iteration_dir(i) / "eval.json").read_text() for i in before}
-    run = resume(run_id, runs_dir=runs, judge=LiveRecordedJudge())
+    run = resume(run_id, runs_dir=runs, judge=RecordedJudge())
     after = decided(folder)
     assert run["status"] == "finished", run
     assert set(after) == set(range(1, run["iterations"] + 1))
@@ -157,7 +157,7 @@ def test_llm_endpoint_faults_are_retried_then_recorded_and_the_run_stops_with_th
         client = openai.OpenAI(base_url=server.base_url, api_key="test", max_retries=2, timeout=1.0)
         policy = LLMPolicy(model="fake-model", client=client, max_reasks=2)
         config = make_config(kernel, policy="llm", model="fake-model")
-        run = optimize(config, runs_dir=tmp_path / "runs", policy=policy, judge=LiveRecordedJudge())
+        run = optimize(config, runs_dir=tmp_path / "runs", policy=policy, judge=RecordedJudge())
         client.close()
     folder = RunFolder(tmp_path / "runs" / run["run_id"])
     decisions = decided(folder)

@@ -17,7 +17,7 @@ import pytest
 from agent.config import RunConfig
 from agent.loop import optimize, resume
 from agent.policies.source_edit import read_literal
-from tests.agent.recorded_judge import LiveRecordedJudge, RecordedJudge
+from tests.agent.recorded_judge import RecordedJudge
 from tests.agent.tuned_candidates import TUNED_ROPE, WRONG_AT_TWO, cpu_config
 from tools.runfolder import RunFolder
 
@@ -104,9 +104,9 @@ def test_a_run_killed_mid_iteration_resumes_without_losing_finished_iterations(u
     config = config_for(kernel, iterations=3)
     script = (
         "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
-        "from tests.agent.recorded_judge import LiveRecordedJudge;"
+        "from tests.agent.recorded_judge import RecordedJudge;"
         "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id='killed',"
-        " judge=LiveRecordedJudge())"
+        " judge=RecordedJudge(live=True))"
     )  # evaluations run for real (the kill lands in one); decisions are the recorded ones, whatever the load
     child = subprocess.Popen(
         [sys.executable, "-c", script, config.model_dump_json(), str(runs)],
@@ -127,7 +127,7 @@ def test_a_run_killed_mid_iteration_resumes_without_losing_finished_iterations(u
     before = [e for e in folder.events() if e["event"] == "decide"]
     assert before, "the run was killed before it finished an iteration"
 
-    run = resume("killed", runs_dir=runs, judge=LiveRecordedJudge())
+    run = resume("killed", runs_dir=runs, judge=RecordedJudge())
     assert run["status"] == "finished"
     after = [e for e in folder.events() if e["event"] == "decide"]
     assert [d["iteration"] for d in after[: len(before)]] == [d["iteration"] for d in before]

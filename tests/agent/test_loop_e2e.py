@@ -124,7 +124,7 @@ def test_a_starting_kernel_the_model_cannot_run_stops_the_run_at_once(tmp_path):
     kernel = tmp_path / "rope.py"
     kernel.write_text(TUNED_ROPE)
     config = e2e_config(kernel, tmp_path / "no-such-model", iterations=2)
-    run = optimize(config, runs_dir=tmp_path / "runs")
+    run = optimize(config, runs_dir=tmp_path / "runs", judge=RecordedJudge())
     assert run["stop_reason"].startswith("the e2e check cannot run: the torch reference run")
     assert "has no config.json" in run["stop_reason"]
     assert run["commits"] == [] and run["iterations"] == 0
