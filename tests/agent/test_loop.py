@@ -141,8 +141,8 @@ def test_a_run_killed_mid_iteration_resumes_without_losing_finished_iterations(u
 def test_resuming_a_finished_run_changes_nothing(tmp_path):
     kernel = tmp_path / "k.py"
     kernel.write_text(TUNED_ROPE)
-    run = optimize(config_for(kernel, iterations=1), runs_dir=tmp_path / "runs")
-    again = resume(run["run_id"], runs_dir=tmp_path / "runs")
+    run = optimize(config_for(kernel, iterations=1), runs_dir=tmp_path / "runs", judge=RecordedJudge())
+    again = resume(run["run_id"], runs_dir=tmp_path / "runs", judge=RecordedJudge())
     assert again["commits"] == run["commits"] and again["status"] == "finished"
 
 
@@ -161,11 +161,12 @@ def test_a_run_records_no_path_of_its_folder_and_resumes_after_the_folder_moved(
         runs_dir=tmp_path / "runs",
         on_iteration=lambda row: stop.__setitem__(0, row["iteration"] >= 1),  # Ctrl-C after iteration 1
         stop_requested=stop,
+        judge=RecordedJudge(),  # what is asked here is where paths are kept, not what is decided
     )
     assert run["status"] == "stopped" and run["iterations"] == 1
     old = tmp_path / "runs" / run["run_id"]
     moved = shutil.move(tmp_path / "runs", tmp_path / "elsewhere" / "runs")
-    run = resume(run["run_id"], runs_dir=moved)
+    run = resume(run["run_id"], runs_dir=moved, judge=RecordedJudge())
     assert run["status"] == "finished" and run["iterations"] == 2
     folder = RunFolder(moved / run["run_id"])
     assert run["workspace"]["worktree"] == "repo" and run["kernel_file"] == str(kernel)  # outside: absolute
