@@ -81,7 +81,7 @@ def main(argv: list[str]) -> int:
         cells = ["**yes**" if test(o) else "no" for _, _, o in columns]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     lines.append(
-        "| runner start, forked / exec'd (s) | "
+        "| runner start as root, forked / exec'd (s) | "
         + " | ".join(f"{costs[m][0]:.2f} / {costs[m][1]:.2f}" for m, _, _ in columns)
         + " |"
     )
