@@ -24,11 +24,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 import openai
 
@@ -42,6 +45,7 @@ from tools.evaluator.records import EvalRecord
 from tools.paths import record_path, sha256_file
 
 RECORDS = Path(__file__).with_name("recorded")
+ROOT = Path(__file__).resolve().parents[2]
 START = "start"  # the incumbent part of a starting kernel's key
 
 
@@ -95,6 +99,44 @@ class RecordedJudge:
         return record.model_copy(
             update={"candidate": record_path(Path(candidate).resolve()), "candidate_sha256": sha256_file(candidate)}
         )
+
+
+# `optimize` in a child process, for tests that kill it: its judge is the real one ("real"), the recording
+# ("recorded"), or the real one whose passing records are answered with the recording ("live": a kill lands in a
+# real evaluation, yet the decisions do not hinge on the machine's load).
+CHILD_JUDGES = {"real": "None", "recorded": "RecordedJudge()", "live": "RecordedJudge(live=True)"}
+CHILD_SCRIPT = (
+    "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
+    "from tests.agent.recorded_judge import RecordedJudge;"
+    "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id=sys.argv[3] or None,"
+    " judge={judge})"
+)
+
+
+def start_run(
+    config: RunConfig,
+    runs: Path,
+    run_id: str | None = None,
+    *,
+    judge: Literal["real", "recorded", "live"],
+    log: Path | None = None,
+) -> subprocess.Popen:
+    """`optimize` in a child process of its own session; its output goes to `log` (kept for a failure message) or
+    nowhere. `run_id` None: the run names itself."""
+    script = CHILD_SCRIPT.format(judge=CHILD_JUDGES[judge])
+    output = open(log, "w") if log else subprocess.DEVNULL  # the child writes it; closed here once started
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-c", script, config.model_dump_json(), str(runs), run_id or ""],
+            cwd=ROOT,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)),
+            start_new_session=True,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    finally:
+        if log:
+            output.close()
 
 
 class RecordingJudge:

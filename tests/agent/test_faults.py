@@ -12,50 +12,18 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import openai
 import pytest
 
-from agent.config import RunConfig
 from agent.loop import optimize, resume
 from agent.policies.llm import LLMPolicy
 from tests.agent.fake_openai import FakeOpenAI, Hangup, Reply, Stall, Status
-from tests.agent.recorded_judge import RecordedJudge
+from tests.agent.recorded_judge import RecordedJudge, start_run
 from tests.agent.tuned_candidates import FROM_THE_TOP, TUNED_ROPE, committed_repo, cpu_config, kernel_reply
 from tools.runfolder import RunFolder
-
-ROOT = Path(__file__).resolve().parents[2]
-# The child's judge runs every evaluation for real (what a kill lands in) and answers a passing candidate with
-# its recorded record, so that whether 8 -> 4 ms is accepted does not hinge on this machine's load.
-SCRIPT = (
-    "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
-    "from tests.agent.recorded_judge import RecordedJudge;"
-    "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id=sys.argv[3],"
-    " judge=RecordedJudge(live=True))"
-)
-
-
-make_config = cpu_config
-
-
-def start_run(config: RunConfig, runs: Path, run_id: str, log: Path | None = None) -> subprocess.Popen:
-    """`optimize` in a child process; its output goes to `log` (kept for the failure message) or nowhere."""
-    output = open(log, "w") if log else subprocess.DEVNULL  # the child writes it; closed here once started
-    try:
-        return subprocess.Popen(
-            [sys.executable, "-c", SCRIPT, config.model_dump_json(), str(runs), run_id],
-            cwd=ROOT,
-            env=dict(os.environ, PYTHONPATH=str(ROOT)),
-            start_new_session=True,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
-    finally:
-        if log:
-            output.close()
 
 
 def decided(folder: RunFolder) -> dict[int, dict]:
@@ -110,7 +78,8 @@ def test_a_sigkill_loses_no_finished_iteration(tmp_path, point):
     _, kernel = committed_repo(tmp_path, source=FROM_THE_TOP)
     runs = tmp_path / "runs"
     run_id = "killed"
-    child = start_run(make_config(kernel, iterations=1), runs, run_id)
+    # Every evaluation runs for real (what a kill lands in); whether 8 -> 4 ms is accepted is the recording's say.
+    child = start_run(cpu_config(kernel, iterations=1), runs, run_id, judge="live")
     if target is not None:
         reached = wait_for_event(child, runs / run_id / "events.jsonl", *target, timeout=300)
         assert reached, f"the run ended or stalled before {target}"
@@ -156,7 +125,7 @@ def test_llm_endpoint_faults_are_retried_then_recorded_and_the_run_stops_with_th
     with FakeOpenAI(script) as server:
         client = openai.OpenAI(base_url=server.base_url, api_key="test", max_retries=2, timeout=1.0)
         policy = LLMPolicy(model="fake-model", client=client, max_reasks=2)
-        config = make_config(kernel, policy="llm", model="fake-model")
+        config = cpu_config(kernel, policy="llm", model="fake-model")
         run = optimize(config, runs_dir=tmp_path / "runs", policy=policy, judge=RecordedJudge())
         client.close()
     folder = RunFolder(tmp_path / "runs" / run["run_id"])
@@ -178,14 +147,14 @@ def test_an_unwritable_runs_folder_is_a_clear_error_at_start(tmp_path):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the runs folder should be\n")
     with pytest.raises(OSError, match="cannot create the run folder"):
-        optimize(make_config(kernel), runs_dir=blocker / "runs")
+        optimize(cpu_config(kernel), runs_dir=blocker / "runs")
 
 
 def test_a_clashing_branch_name_is_refused_and_leaves_no_half_run(tmp_path):
     repo, kernel = committed_repo(tmp_path)
     repo.create_head("agent/rope-torch-clash")
     with pytest.raises(ValueError, match="already exists"):
-        optimize(make_config(kernel), runs_dir=tmp_path / "runs", run_id="clash")
+        optimize(cpu_config(kernel), runs_dir=tmp_path / "runs", run_id="clash")
     assert not (tmp_path / "runs" / "clash").exists()
 
 
@@ -193,7 +162,9 @@ def test_two_runs_on_the_same_op_at_once_do_not_interfere(tmp_path):
     repo, kernel = committed_repo(tmp_path)
     runs = tmp_path / "runs"
     logs = [tmp_path / f"parallel-{i}.log" for i in range(2)]
-    children = [start_run(make_config(kernel, iterations=2), runs, f"parallel-{i}", logs[i]) for i in range(2)]
+    children = [
+        start_run(cpu_config(kernel, iterations=2), runs, f"parallel-{i}", judge="real", log=logs[i]) for i in range(2)
+    ]
     codes = [child.wait(timeout=300) for child in children]
     # Once in CI one of the two exited 1 with its output thrown away; now the failure says why.
     assert codes == [0, 0], "\n".join(f"{log.name}:\n{log.read_text()[-3000:]}" for log in logs)

@@ -6,8 +6,6 @@ import json
 import os
 import shutil
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -17,11 +15,10 @@ import pytest
 from agent.config import RunConfig
 from agent.loop import optimize, resume
 from agent.policies.source_edit import read_literal
-from tests.agent.recorded_judge import RecordedJudge
+from tests.agent.recorded_judge import RecordedJudge, start_run
 from tests.agent.tuned_candidates import TUNED_ROPE, WRONG_AT_TWO, cpu_config
 from tools.runfolder import RunFolder
 
-ROOT = Path(__file__).resolve().parents[2]
 SHAPES = ["llama3.2-1b/decode1/q"]
 
 
@@ -102,18 +99,8 @@ def test_a_run_killed_mid_iteration_resumes_without_losing_finished_iterations(u
     runs = tmp_path / "runs"
     # 1 rejected (delay 8), 2 accepted and committed, killed once 3 has started: resume finishes 3.
     config = config_for(kernel, iterations=3)
-    script = (
-        "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
-        "from tests.agent.recorded_judge import RecordedJudge;"
-        "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id='killed',"
-        " judge=RecordedJudge(live=True))"
-    )  # evaluations run for real (the kill lands in one); decisions are the recorded ones, whatever the load
-    child = subprocess.Popen(
-        [sys.executable, "-c", script, config.model_dump_json(), str(runs)],
-        cwd=ROOT,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        start_new_session=True,
-    )
+    # Evaluations run for real (the kill lands in one); decisions are the recorded ones, whatever the load.
+    child = start_run(config, runs, "killed", judge="live")
     events = runs / "killed" / "events.jsonl"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and child.poll() is None:  # kill once a version is committed, the next started

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -18,22 +16,12 @@ from agent.config import RunConfig
 from agent.e2e_gate import REFERENCE_FILE
 from agent.loop import optimize, resume
 from agent.policies.source_edit import read_literal
-from tests.agent.recorded_judge import RecordedJudge, e2e_config
+from tests.agent.recorded_judge import RecordedJudge, e2e_config, start_run
 from tests.agent.tuned_candidates import CHANGES_TOKENS_AT_TWO, TUNED_ROPE
 from tests.tools.tiny_llama import write_tiny_checkpoint
 from tools.evaluator.records import EvalRecord
 from tools.runfolder import RunFolder
 from ui.data import iteration_rows
-
-ROOT = Path(__file__).resolve().parents[2]
-# The judge replays the real judge's records (tests/agent/recorded_judge.py): which versions are faster does not
-# hinge on this machine's load; the e2e gate, the kill and the resume are real.
-SCRIPT = (
-    "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
-    "from tests.agent.recorded_judge import RecordedJudge;"
-    "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]), run_id='e2e',"
-    " judge=RecordedJudge())"
-)
 
 
 def events_of(folder: RunFolder, kind: str, **match) -> list[dict]:
@@ -60,12 +48,9 @@ def test_a_version_that_changes_the_tokens_is_not_committed_and_a_resume_redoes_
     runs = tmp_path / "runs"
     # Walk: 8 -> 16 slower; 8 -> 4 faster, same tokens: committed; 4 -> 2 faster, other tokens: not committed.
     # The run is killed once the check of iteration 2 is written, and resumed.
-    child = subprocess.Popen(
-        [sys.executable, "-c", SCRIPT, e2e_config(kernel, checkpoint).model_dump_json(), str(runs)],
-        cwd=ROOT,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        start_new_session=True,
-    )
+    # The judge replays the real judge's records: which versions are faster does not hinge on this machine's load;
+    # the e2e gate, the kill and the resume are real.
+    child = start_run(e2e_config(kernel, checkpoint), runs, "e2e", judge="recorded")
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and child.poll() is None and not checked(runs / "e2e", iteration=2):
         time.sleep(0.05)

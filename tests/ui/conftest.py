@@ -22,18 +22,16 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.agent.recorded_judge import RecordedJudge, llm_run, search_run
+from tests.agent.recorded_judge import RecordedJudge, llm_run, search_run, start_run
 from tests.agent.tuned_candidates import TUNED_ROPE, cpu_config
 from tests.ui import judged
 
-ROOT = Path(__file__).resolve().parents[2]
 # The first proposal from delay 4 is the next value up: a minute per call, so its evaluation is
 # still running when the run is killed.
 SLOW_ROPE = TUNED_ROPE.replace('"delay_ms": [0, 1, 2, 4, 8]', '"delay_ms": [2, 4, 60000]')
@@ -75,18 +73,7 @@ def _runners(pid: int) -> list[int]:
 def _start_run_to_kill(base: Path, runs: Path) -> subprocess.Popen:
     kernel = base / "slow.py"
     kernel.write_text(SLOW_ROPE)
-    script = (
-        "import sys; from pathlib import Path; from agent.config import RunConfig; from agent.loop import optimize;"
-        "optimize(RunConfig.model_validate_json(sys.argv[1]), runs_dir=Path(sys.argv[2]))"
-    )
-    return subprocess.Popen(
-        [sys.executable, "-c", script, cpu_config(kernel).model_dump_json(), str(runs)],
-        cwd=ROOT,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    return start_run(cpu_config(kernel), runs, judge="real")
 
 
 def _kill_mid_evaluation(child: subprocess.Popen, runs: Path, known: set[str]) -> str:
