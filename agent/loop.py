@@ -86,7 +86,8 @@ def optimize(
         workspace=workspace.to_dict(relative_to=folder.path),
     )
     folder.event("run_start", run_id=run_id, op=config.op, backend=config.backend, policy=config.policy)
-    return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=True, judge=judge)
+    with folder.hold():
+        return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=True, judge=judge)
 
 
 def resume(
@@ -109,9 +110,11 @@ def resume(
             "read with agent export and agent ui, not resumed)"
         )
     targets.select(config.target)
-    folder.update_run(status="running")
-    folder.event("run_resume", run_id=run_id)
-    return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=False, judge=judge)
+    with folder.hold():
+        folder.update_run(status="running")
+        cleared = workspace.clear_stale_locks()
+        folder.event("run_resume", run_id=run_id, **({"cleared_locks": cleared} if cleared else {}))
+        return _run(folder, config, workspace, policy, on_iteration, stop_requested, fresh=False, judge=judge)
 
 
 def _run(

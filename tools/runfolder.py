@@ -8,6 +8,7 @@
                         generated.json lists which of them its evaluation compiled, under which key
     e2e_reference.json  the torch backend's greedy tokens for --e2e, computed once per run
     checkpoints.sqlite  LangGraph state
+    run.lock            flocked by the one process running the run (RunFolder.hold)
 
 The UI and `agent export` need only this folder. Its files record paths that survive copying it
 to another folder or clone (tools/paths.py): files of the run (`workspace.worktree`, each eval.json's
@@ -20,10 +21,13 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import fcntl
 import hashlib
 import json
 import os
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -38,6 +42,7 @@ if TYPE_CHECKING:
 
 RUN_FILE = "run.json"
 EVENTS_FILE = "events.jsonl"
+HOLD_FILE = "run.lock"  # flocked by the process running the run (RunFolder.hold)
 SOURCES_DIR = "sources"
 Outcome = Literal["accepted", "rejected", "failed"]
 
@@ -191,6 +196,10 @@ class CommitEvent(Event):
 EVENT_MODELS: dict[str, type[Event]] = {"proposal": ProposalEvent, "decide": DecideEvent, "commit": CommitEvent}
 
 
+class RunBusyError(RuntimeError):
+    """Another live process is running this run."""
+
+
 class RunFolder:
     def __init__(self, path: Path):
         self.path = Path(path)
@@ -218,6 +227,30 @@ class RunFolder:
     @property
     def run_id(self) -> str:
         return self.path.name
+
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        """Be the one live process of this run while the block runs; refuse if another one is.
+
+        The kernel drops the lock when its holder dies however it dies, so a killed run never blocks
+        its resume, and what the holder finds half-written (git locks, say) is its own to clean."""
+        with open(self.path / HOLD_FILE, "a+") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                handle.seek(0)
+                holder = handle.read().strip() or "another process"
+                raise RunBusyError(
+                    f"run {self.run_id} is being run by {holder}; wait for it to end, or stop that "
+                    "process (Ctrl-C in its terminal), then resume"
+                ) from None
+            handle.truncate(0)
+            handle.write(f"pid {os.getpid()}\n")
+            handle.flush()
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
     @property
     def checkpoints(self) -> Path:

@@ -9,6 +9,7 @@ own repository in its folder.
 from __future__ import annotations
 
 import fcntl
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -117,13 +118,31 @@ class Workspace:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(source)
         repo = self.repo
-        # Only this run writes this worktree's index; a lock left here is from a run killed mid-commit.
-        stale_lock = Path(repo.git_dir) / "index.lock"
-        if stale_lock.exists():
-            stale_lock.unlink()
         repo.index.add([self.kernel_relpath])
         # Hooks go through COMMIT_EDITMSG in the git dir all worktrees share: runs at once raced on it.
         return repo.index.commit(message, author=AGENT, committer=AGENT, skip_hooks=True).hexsha
+
+    def stale_locks(self) -> list[Path]:
+        """The git lock files a commit of this run takes: its worktree's index and its branch's ref."""
+        repo = self.repo
+        return [
+            Path(repo.git_dir).resolve() / "index.lock",
+            Path(repo.common_dir).resolve() / "refs" / "heads" / f"{self.branch}.lock",
+        ]
+
+    def clear_stale_locks(self) -> list[str]:
+        """Remove the locks a run killed mid-commit left behind; returns those it removed, relative to the
+        repository's git dir.
+
+        Only the process that holds the run folder (RunFolder.hold) may call this: no one else
+        commits to this run's worktree or branch, so a lock found then belongs to a dead process."""
+        common = Path(self.repo.common_dir).resolve()
+        removed = []
+        for lock in self.stale_locks():
+            if lock.exists():
+                lock.unlink()
+                removed.append(os.path.relpath(lock, common))
+        return removed
 
     def history(self) -> list[tuple[str, str]]:
         """(sha, message) of the run's commits, oldest first."""

@@ -17,7 +17,7 @@ from agent.loop import optimize, resume
 from agent.policies.source_edit import read_literal
 from tests.agent.recorded_judge import RecordedJudge, start_run
 from tests.agent.tuned_candidates import TUNED_ROPE, WRONG_AT_TWO, cpu_config
-from tools.runfolder import RunFolder
+from tools.runfolder import RunBusyError, RunFolder
 
 SHAPES = ["llama3.2-1b/decode1/q"]
 
@@ -131,6 +131,47 @@ def test_resuming_a_finished_run_changes_nothing(tmp_path):
     run = optimize(config_for(kernel, iterations=1), runs_dir=tmp_path / "runs", judge=RecordedJudge())
     again = resume(run["run_id"], runs_dir=tmp_path / "runs", judge=RecordedJudge())
     assert again["commits"] == run["commits"] and again["status"] == "finished"
+
+
+def _stopped_after_one_iteration(kernel: Path, runs: Path) -> dict:
+    stop = [False]
+    return optimize(
+        config_for(kernel, iterations=2),
+        runs_dir=runs,
+        on_iteration=lambda row: stop.__setitem__(0, row["iteration"] >= 1),  # Ctrl-C after iteration 1
+        stop_requested=stop,
+        judge=RecordedJudge(),
+    )
+
+
+def test_a_run_killed_inside_a_commit_resumes_and_commits(user_repo, tmp_path):
+    # Iteration 1 is rejected, 2 accepted: the locks a kill inside git's commit leaves must not block it.
+    runs = tmp_path / "runs"
+    run = _stopped_after_one_iteration(user_repo / "kernels" / "rope" / "tuned.py", runs)
+    folder = RunFolder(runs / run["run_id"])
+    workspace = folder.workspace()
+    for lock in workspace.stale_locks():
+        lock.write_text("left by a commit killed midway\n")
+
+    run = resume(run["run_id"], runs_dir=runs, judge=RecordedJudge())
+
+    assert run["status"] == "finished" and len(run["commits"]) == 1
+    resumed = [e for e in folder.events() if e["event"] == "run_resume"]
+    assert resumed[-1]["cleared_locks"] == ["worktrees/worktree/index.lock", f"refs/heads/{run['branch']}.lock"]
+
+
+def test_a_run_another_process_is_running_is_not_resumed(tmp_path):
+    kernel = tmp_path / "k.py"
+    kernel.write_text(TUNED_ROPE)
+    runs = tmp_path / "runs"
+    run = _stopped_after_one_iteration(kernel, runs)
+    folder = RunFolder(runs / run["run_id"])
+    events = (folder.path / "events.jsonl").read_text()
+    with folder.hold():  # as the process running it would
+        with pytest.raises(RunBusyError, match=f"run {run['run_id']} is being run by pid {os.getpid()}"):
+            resume(run["run_id"], runs_dir=runs, judge=RecordedJudge())
+    assert (folder.path / "events.jsonl").read_text() == events
+    assert folder.read_json("run.json")["status"] == "stopped"
 
 
 def test_unknown_run_is_a_clear_error(tmp_path):

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from tools.runfolder import RunFolder
+from tools.runfolder import HOLD_FILE, RunBusyError, RunFolder
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "runs"
@@ -94,3 +97,26 @@ def test_a_generated_source_is_stored_once_however_many_iterations_compiled_it(t
     assert sorted(p.read_text() for p in (folder.path / "sources").iterdir()) == ["A", "B"]
     assert "sources" not in folder.record(1).read_text()  # eval.json holds no source text
     assert [(s.key, s.text) for s in folder.read_record(1).compile.sources] == [("a", "A"), ("b", "B")]
+
+
+HOLDER = (
+    "import sys; from tools.runfolder import RunFolder;"
+    "hold = RunFolder(sys.argv[1]).hold(); hold.__enter__(); print('held', flush=True); sys.stdin.read()"
+)
+
+
+def test_a_run_has_one_live_holder_and_a_killed_holder_frees_it(tmp_path):
+    folder = RunFolder.create(tmp_path, "r1")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(folder.path)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    try:
+        assert holder.stdout.readline() == b"held\n"
+        with pytest.raises(RunBusyError, match=f"run r1 is being run by pid {holder.pid}"):
+            with folder.hold():
+                pass
+    finally:
+        holder.kill()  # SIGKILL: no chance to let go itself
+        holder.wait()
+    with folder.hold():
+        assert (folder.path / HOLD_FILE).read_text() == f"pid {os.getpid()}\n"

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import git
+import pytest
 
 from tools.workspace import AGENT, WORKTREE_LOCK, Workspace
 
@@ -78,3 +79,31 @@ def test_runs_started_at_once_each_get_their_worktree(tmp_path):
             assert (tmp_path / f"run-{wave}-{i}" / "worktree" / "kernel.py").read_text() == "CONFIG = {1: 1}\n"
     assert (Path(repo.common_dir) / WORKTREE_LOCK).exists()
     assert not repo.is_dirty(untracked_files=False)
+
+
+@pytest.mark.parametrize("in_a_checkout", [True, False], ids=["worktree", "own-repository"])
+def test_the_locks_of_a_commit_killed_midway_are_cleared_and_the_next_commit_lands(tmp_path, in_a_checkout):
+    # A run SIGKILLed inside repo.index.commit leaves its worktree's index.lock or its branch's ref lock.
+    project = tmp_path / "project"
+    project.mkdir()
+    if in_a_checkout:
+        _repo_with_one_commit(project)
+    kernel = project / "kernel.py"
+    kernel.write_text("CONFIG = {}\n")
+    workspace = Workspace.create(tmp_path / "run", kernel, "agent/rope-torch-x", "CONFIG = {1: 1}\n")
+    locks = workspace.stale_locks()
+    for lock in locks:  # each one alone stops a commit
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        lock.write_text("left by a killed commit\n")
+        with pytest.raises(OSError, match="lock"):
+            workspace.commit("CONFIG = {2: 2}\n", "blocked")
+        lock.unlink()
+    for lock in locks:
+        lock.write_text("left by a killed commit\n")
+
+    cleared = workspace.clear_stale_locks()
+
+    assert len(cleared) == 2 and not any(lock.exists() for lock in locks)
+    workspace.commit("CONFIG = {2: 2}\n", "lands")
+    assert [m for _, m in workspace.history()][-1] == "lands"
+    assert workspace.clear_stale_locks() == []
