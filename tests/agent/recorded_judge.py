@@ -40,7 +40,14 @@ from agent.loop import optimize
 from agent.policies.llm import LLMPolicy
 from agent.policies.source_edit import read_literal
 from tests.agent.fake_openai import FakeOpenAI
-from tests.agent.tuned_candidates import CHANGES_TOKENS_AT_TWO, FROM_THE_TOP, TUNED_ROPE, cpu_config, kernel_reply
+from tests.agent.tuned_candidates import (
+    CHANGES_TOKENS_AT_TWO,
+    FROM_THE_TOP,
+    TUNED_ROPE,
+    WRONG_AT_TWO,
+    cpu_config,
+    kernel_reply,
+)
 from tools.evaluator.records import EvalRecord
 from tools.paths import record_path, sha256_file
 
@@ -221,6 +228,13 @@ def reasked_llm_run(base: Path, runs: Path, judge: Callable[..., EvalRecord]) ->
     return run | {"requests": len(server.requests), "script": len(script)}
 
 
+def wrong_at_two_run(base: Path, runs: Path, judge: Callable[..., EvalRecord]) -> dict:
+    """The search policy from delay 4 over a kernel whose output is wrong at delay 2: 8 is slower (rejected), 2
+    fails correctness, and the walk stops with nothing better than the start."""
+    kernel = _kernel(base, WRONG_AT_TWO)
+    return optimize(cpu_config(kernel, iterations=3), runs_dir=runs, judge=judge)
+
+
 def from_the_top_run(base: Path, runs: Path, judge: Callable[..., EvalRecord]) -> dict:
     """The search policy from delay 8, the top of its space: 4 is accepted, 8 again rejected (the search does not
     count the starting configuration as tried once another is the best), then 2 accepted."""
@@ -249,6 +263,7 @@ EXPECTED = {
     search_run: ["rejected", "accepted", "accepted"],
     llm_run: ["accepted", "failed"],
     from_the_top_run: ["accepted", "rejected", "accepted"],
+    wrong_at_two_run: ["rejected", "failed"],
     reasked_llm_run: ["accepted", "failed", "accepted"],
     e2e_run: ["rejected", "accepted", "failed"],
 }

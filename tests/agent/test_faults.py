@@ -44,15 +44,16 @@ def check_branch_matches_decisions(folder: RunFolder, run: dict) -> None:
 # Where each trial kills the run: right after the child has written an event (and a random moment more,
 # up to the second number), or, for the first, a random moment after it started. One trial per phase of
 # a one-iteration run that commits a version (FROM_THE_TOP: delay 8 -> 4), so every window is hit wherever
-# this runs; random moments alone land mostly inside evaluations (most of a run's time).
+# this runs; random moments alone land mostly inside evaluations (most of a run's time). The judge runs live
+# where the kill can land in an evaluation; past the last one, the recording answers at once.
 KILL_POINTS = {
-    "while starting": (None, 1.5),
-    "after run_start": (("run_start", None), 0.3),
-    "mid baseline": (("baseline_start", None), 2.0),
-    "after baseline_end": (("baseline_end", None), 0.1),
-    "mid evaluation": (("evaluate_start", 1), 2.0),
-    "after decide": (("decide", 1), 0.1),
-    "after commit": (("commit", 1), 0.05),
+    "while starting": (None, 1.5, "live"),
+    "after run_start": (("run_start", None), 0.3, "live"),
+    "mid baseline": (("baseline_start", None), 2.0, "live"),
+    "after baseline_end": (("baseline_end", None), 0.1, "live"),
+    "mid evaluation": (("evaluate_start", 1), 2.0, "live"),
+    "after decide": (("decide", 1), 0.1, "recorded"),
+    "after commit": (("commit", 1), 0.05, "recorded"),
 }
 
 
@@ -73,13 +74,13 @@ def wait_for_event(child: subprocess.Popen, events: Path, kind: str, iteration: 
 
 @pytest.mark.parametrize("point", list(KILL_POINTS))
 def test_a_sigkill_loses_no_finished_iteration(tmp_path, point):
-    target, spread = KILL_POINTS[point]
+    target, spread, judge = KILL_POINTS[point]
     rng = random.Random(f"20261129-{point}")
     _, kernel = committed_repo(tmp_path, source=FROM_THE_TOP)
     runs = tmp_path / "runs"
     run_id = "killed"
-    # Every evaluation runs for real (what a kill lands in); whether 8 -> 4 ms is accepted is the recording's say.
-    child = start_run(cpu_config(kernel, iterations=1), runs, run_id, judge="live")
+    # Evaluations run for real where a kill lands in one; whether 8 -> 4 ms is accepted is the recording's say.
+    child = start_run(cpu_config(kernel, iterations=1), runs, run_id, judge=judge)
     if target is not None:
         reached = wait_for_event(child, runs / run_id / "events.jsonl", *target, timeout=300)
         assert reached, f"the run ended or stalled before {target}"
@@ -162,8 +163,10 @@ def test_two_runs_on_the_same_op_at_once_do_not_interfere(tmp_path):
     repo, kernel = committed_repo(tmp_path)
     runs = tmp_path / "runs"
     logs = [tmp_path / f"parallel-{i}.log" for i in range(2)]
+    # What two runs share is the repository and the runs folder; judges at once are tests/agent/test_workers.py's.
     children = [
-        start_run(cpu_config(kernel, iterations=2), runs, f"parallel-{i}", judge="real", log=logs[i]) for i in range(2)
+        start_run(cpu_config(kernel, iterations=2), runs, f"parallel-{i}", judge="recorded", log=logs[i])
+        for i in range(2)
     ]
     codes = [child.wait(timeout=300) for child in children]
     # Once in CI one of the two exited 1 with its output thrown away; now the failure says why.
