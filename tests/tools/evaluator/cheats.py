@@ -23,7 +23,8 @@ tests/tools/evaluator/lint_cheats.py.
 
 `stage`/`reason`: where the judge rejects the cheat with the lint off (the boundary must hold where
 the lint misses); "decide" means it was measured honestly and is not faster than the honest
-incumbent. `lint`: a fragment of the static check's refusal, where the lint sees the cheat.
+incumbent (a timing: checked on the GPU; the CPU form checks that the judge's figures stayed its own).
+`lint`: a fragment of the static check's refusal, where the lint sees the cheat.
 """
 
 from __future__ import annotations

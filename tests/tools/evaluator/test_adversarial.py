@@ -108,6 +108,24 @@ def _check(record, cheat: Cheat) -> None:
     assert cheat.explains(record.message), record.message
 
 
+def _check_timed_beside_the_honest_version(record, cheat: Cheat) -> None:
+    """A "decide" cheat's verdict is a timing; on the CPU no test may hinge on one (the GPU form checks it).
+
+    What does not hinge on one: the judge verified its outputs and timed it beside the honest version in its
+    own process, so what the cheat tried in its runner (patched statistics, a burning thread, calls fused in
+    order along the chain) left the judge's figures its own."""
+    print(f"\n[verdict] {cheat.name}: {record.status} at {record.failed_stage}: {record.message}", flush=True)
+    if record.status == "failed":  # never accepted, whatever the timings
+        return
+    assert record.benchmark, record.message
+    for shape in record.benchmark:
+        for contestant in ("candidate", "incumbent"):
+            timing = shape.eager.timing(contestant)
+            # A CPU call of these ops costs tens of microseconds at least; 1e-9 is the patched median's answer.
+            assert timing is not None and timing.median_us > 1.0, (shape.shape, contestant, timing)
+        assert shape.eager.speedup_vs_incumbent is not None, shape.shape
+
+
 def _needs_separation(cheat: Cheat) -> bool:
     return any("process group" in reason for reason in cheat.reasons)
 
@@ -133,16 +151,17 @@ def test_each_cheat_is_rejected_by_the_judge_with_the_lint_off(folder, case):
     source = cheat.source(op)
     if cheat.stage == "decide":
         record = _against_honest(folder, cheat, op, source, "cpu")
-    else:
-        record = _evaluate(
-            folder,
-            op,
-            source,
-            f"{_slug(cheat.name)}_{op}.py",
-            static_check=False,
-            dtypes=(cheat.dtype,),
-            batches=cheat.batches,
-        )
+        _check_timed_beside_the_honest_version(record, cheat)
+        return
+    record = _evaluate(
+        folder,
+        op,
+        source,
+        f"{_slug(cheat.name)}_{op}.py",
+        static_check=False,
+        dtypes=(cheat.dtype,),
+        batches=cheat.batches,
+    )
     _check(record, cheat)
 
 
