@@ -438,6 +438,8 @@ def main(argv: list[str]) -> int:
         import torch
 
         device = torch.device(args.device)
+        if device.type == "cpu":  # chained outputs decay into subnormals, which the CPU computes in microcode
+            torch.set_flush_denormal(True)
         if device.type == "cuda":
             torch.cuda.init()
             torch.zeros(1, device=device)

@@ -232,6 +232,19 @@ def test_an_output_cached_across_calls_fails_on_the_next_seed(tmp_path):
     assert any(not c.ok and c.seed == record.seeds[1] for c in record.correctness)
 
 
+# Subnormal unless flushed in the thread that computes it: a large tensor spreads over every intra-op thread.
+SUBNORMALS_KEPT = "(torch.full((1 << 16,), 1e-38) * 0.01).count_nonzero().item()"
+
+
+def test_on_the_cpu_every_runner_computes_with_subnormals_flushed(tmp_path):
+    # Chained outputs shrink into subnormals, which a CPU computes in microcode: where one contestant's values
+    # got there and the other's did not, the same file was timed 4x faster than itself (docs/judge.md).
+    probe = rope_candidates.rope_with(body_after=f"    if {SUBNORMALS_KEPT}:\n        out.mul_(2.0)\n")
+    record = run(tmp_path, probe, benchmark=False)
+    assert record.status == "ok", record.message
+    assert torch.full((1 << 16,), 1e-38).mul(0.01).count_nonzero().item(), "this process flushes subnormals itself"
+
+
 def test_the_record_is_json_with_environment_and_harness_hash(tmp_path):
     record = run(tmp_path, rope_candidates.GOOD_ROPE, benchmark=False)
     data = json.loads(record.model_dump_json())
