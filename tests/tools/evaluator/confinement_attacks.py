@@ -12,7 +12,7 @@ and reports what worked in the exception it raises (the judge records a failed i
 `judge` runs one evaluation of a file in a fresh process, as root or as another user, in a confinement
 mode, with the secret in the environment of a shell that stays its parent; `survivors` finds a daemon's
 processes after the evaluation ended. tests/tools/evaluator/test_confinement.py asserts what each mode
-stops; benchmarks/probes/confinement_table.py prints the same as a table.
+stops; confinement_table.py beside it prints the same as a table.
 """
 
 from __future__ import annotations

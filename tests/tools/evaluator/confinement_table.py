@@ -1,11 +1,12 @@
 """What a candidate can do from inside a runner, per confinement mode and user, and what a runner costs to start.
 
-    PYTHONPATH=$PWD python benchmarks/probes/confinement_table.py [--json PATH] [--starts 5]
+    python -m tests.tools.evaluator.confinement_table [--json PATH] [--starts 5]
 
 Runs the attacks of tests/tools/evaluator/confinement_attacks.py (the ones tests/tools/evaluator/
 test_confinement.py asserts on) in every mode this machine offers, as root and as an unprivileged user
 (created when run as root), and times runners starting (to their hello) in each mode: forked from the
-zygote, and exec'd. Prints the markdown table docs/judge.md shows.
+zygote, and exec'd. Prints the markdown table docs/judge.md shows. It lives with the tests because it runs
+their attacks, and nothing outside tests/ imports tests/.
 """
 
 from __future__ import annotations
@@ -57,7 +58,9 @@ print(json.dumps(seconds[1:]))  # the first pays for the zygote
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="confinement_table.py", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.tools.evaluator.confinement_table", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--json", type=Path)
     parser.add_argument("--starts", type=int, default=5)
     args = parser.parse_args(argv)
