@@ -53,11 +53,14 @@ def command(who: str, home: Path, mode: str, argv: list[str]) -> list[str]:
 
 
 def home_of(out: Path, who: str) -> Path:
-    home = out / f"home-{who}"
-    home.mkdir(parents=True, exist_ok=True)
-    if who == "user":
-        subprocess.run(["chown", "-R", USER, str(home)], check=True)
-    return home
+    return out / f"home-{who}"
+
+
+def make_homes(out: Path) -> None:
+    """Each judge's home (caches, runs folder, records), the user's owned by the user."""
+    for who in ("user", "root"):
+        home_of(out, who).mkdir(parents=True, exist_ok=True)
+    subprocess.run(["chown", USER, str(home_of(out, "user"))], check=True)
 
 
 def user_can_run(out: Path) -> str | None:
@@ -85,8 +88,9 @@ def evaluate(out: Path, who: str, mode: str, kernel: str, args: argparse.Namespa
     if done.returncode != 0 or not record.exists():
         result["error"] = (done.stdout + done.stderr)[-1500:]
         return result
-    data = json.loads(record.read_text())
-    (out / record.name).write_text(record.read_text())
+    text = record.read_text()
+    data = json.loads(text)
+    (out / record.name).write_text(text)
     rows = data.get("benchmark") or []
     scope = "graph" if any(row.get("graph") for row in rows) else "eager"  # a CPU has no graph scope
     rows = [row for row in rows if row.get(scope) and row[scope].get("candidate")]
@@ -157,6 +161,7 @@ def main(argv: list[str]) -> int:
     ensure_user()
     args.out.mkdir(parents=True, exist_ok=True)
     os.chmod(args.out, 0o755)
+    make_homes(args.out)
     deadline = time.monotonic() + args.budget
     results: list[dict] = []
     starts: list[dict] = []
