@@ -32,7 +32,7 @@ from kernels.spec import ChainLink, NamedShape, parse_dtype
 from tools.evaluator import confine, rule, stats
 from tools.evaluator.buffers import Arena
 from tools.evaluator.layout import OUTPUT_ARENA, Layout, copy_source_bytes
-from tools.evaluator.process import RunnerFailed, RunnerProcess
+from tools.evaluator.process import RunnerFailed, RunnerProcess, exception_line
 from tools.evaluator.records import RIVALS, HostUse, Ratio, ScopeResult, ShapeBenchmark, StageResult
 
 # Work per batch at least: on a GPU 2 ms (about 50x the judge's round trip); on the CPU, where waking a
@@ -963,7 +963,7 @@ def out_of_memory(err: BaseException) -> str:
 
 
 def _brief(why: str) -> str:
-    """A seat's reason in one line: a traceback becomes the context before it and its last line (the exception).
+    """A seat's reason in one line: a traceback becomes the context before it and its exception's first line.
 
     Records keep a baseline's reason short; its head alone ("raised:     handler(message)", the H200's Liger
     failure) said nothing.
@@ -971,7 +971,7 @@ def _brief(why: str) -> str:
     lines = [line.strip() for line in why.splitlines() if line.strip()]
     if len(lines) < 2:
         return why
-    return f"{lines[0].split(': ', 1)[0]}: {lines[-1]}"
+    return f"{lines[0].split(': ', 1)[0]}: {exception_line(why)}"
 
 
 def _unpaired(slower: list[float], faster: list[float]) -> Ratio:

@@ -39,7 +39,7 @@ from kernels.spec import NamedShape, OpSpec, dtype_name, parse_dtype, rounding_b
 from tools.evaluator import confine, sandbox
 from tools.evaluator.benchmark import QUIET_FACTOR, QUIET_SLACK_US, BenchmarkStage, Seat, StageFailed
 from tools.evaluator.layout import Layout
-from tools.evaluator.process import RunnerFailed, RunnerProcess
+from tools.evaluator.process import RunnerFailed, RunnerProcess, exception_line
 from tools.evaluator.records import (
     CompileInfo,
     Confinement,
@@ -693,7 +693,7 @@ class Judge(BenchmarkStage):
 
 
 def brief_error(text: str | None) -> str:
-    """A runner's error in a line or two: its last line (the exception), and where in a kernel file it arose.
+    """A runner's error in a line or two: the exception's first line, and where in a kernel file it arose.
 
     A candidate that imports a missing module shows `ModuleNotFoundError: No module named 'x'` and the file
     and line of its import, not the runner's traceback.
@@ -701,7 +701,7 @@ def brief_error(text: str | None) -> str:
     lines = [line for line in (text or "").strip().splitlines() if line.strip()]
     if not lines:
         return "no reason given"
-    last = lines[-1].strip()
+    last = exception_line(text)
     places = [line.strip() for line in lines if line.strip().startswith('File "')]
     ours = ("tools/evaluator/", "importlib", "<frozen ")
     theirs = [p for p in places if not any(mark in p for mark in ours)]

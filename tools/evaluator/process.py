@@ -29,6 +29,19 @@ from tools.sandbox import describe_exit
 OUTPUT_TAIL_BYTES = 4000
 
 
+def exception_line(traceback_text: str) -> str:
+    """The first line of the exception a runner's traceback ends with (the text's last line where it has no frame).
+
+    A message's later lines can say less than its first: torch's CUDA errors end in advice on debugging.
+    """
+    lines = [line.rstrip() for line in traceback_text.strip().splitlines() if line.strip()]
+    frames = [i for i, line in enumerate(lines) if line.lstrip().startswith('File "')]
+    after_frames = lines[frames[-1] + 1 :] if frames else []
+    # a frame's source and caret lines are indented; the exception's first line is not
+    head = next((line for line in after_frames if not line[:1].isspace()), None)
+    return (head or (lines[-1] if lines else "")).strip()
+
+
 class RunnerFailed(RuntimeError):
     """The runner died, hung or broke the protocol; the message says how (for the record)."""
 

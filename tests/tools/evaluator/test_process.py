@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tools.evaluator import confine
-from tools.evaluator.process import RunnerProcess
+from tools.evaluator.process import RunnerProcess, exception_line
 
 CANDIDATE = "def rms_norm(x, weight, eps=1e-6, *, out=None):\n    return out\n"
 
@@ -64,3 +64,32 @@ def test_no_room_on_the_gpu_fails_the_seat_with_the_free_memory_named(monkeypatc
     monkeypatch.setattr(process, "Arena", no_room)
     with pytest.raises(RunnerFailed, match=r"0\.50 GiB free"):
         process._arena(1 << 30, "cuda", False)
+
+
+CUDA_ERROR_TRACEBACK = """Traceback (most recent call last):
+  File "/checkout/tools/evaluator/runner.py", line 229, in on_run
+    returned &= call(fn, args, out)
+                ^^^^^^^^^^^^^^^^^^^^
+  File "/runner/candidate.py", line 12, in rope
+    torch.cuda.synchronize()
+torch.AcceleratorError: CUDA error: an illegal memory access was encountered
+Search for `cudaErrorIllegalAddress' in the CUDA Runtime API documentation for more information.
+For debugging consider passing CUDA_LAUNCH_BLOCKING=1
+Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.
+"""
+
+
+def test_a_tracebacks_exception_is_its_first_line_not_the_advice_after_it():
+    assert exception_line(CUDA_ERROR_TRACEBACK) == (
+        "torch.AcceleratorError: CUDA error: an illegal memory access was encountered"
+    )
+    missing = 'Traceback (most recent call last):\n  File "/runner/candidate.py", line 1, in <module>\n'
+    missing += "    import nope\n"
+    assert exception_line(missing + "ModuleNotFoundError: No module named 'nope'\n") == (
+        "ModuleNotFoundError: No module named 'nope'"
+    )
+
+
+def test_a_text_without_frames_is_read_by_its_last_line():
+    assert exception_line("graph batch 1:\ncall 5 of a timed batch is wrong\n") == "call 5 of a timed batch is wrong"
+    assert exception_line("") == ""
