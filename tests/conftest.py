@@ -1,4 +1,4 @@
-"""Shared pytest set-up: GPU tests skip cleanly without a GPU; the suite keeps its files to itself.
+"""Shared pytest set-up: GPU tests skip cleanly without a GPU and run one at a time; the suite keeps its files.
 
 Temporary files. The session makes one folder in the temp directory, points TMPDIR (and Python's
 `tempfile`) at it for itself and every process it starts, and removes it at the end, so a run
@@ -16,10 +16,12 @@ ruff's caches are left out, as is the CPU-seconds plugin's output (tests/pytest_
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -137,6 +139,24 @@ def _group_shared_fixtures(items: list[pytest.Item]) -> None:
             grouped.append(item)
     ids = {id(item) for item in grouped}
     items[:] = grouped + [item for item in items if id(item) not in ids]
+
+
+@pytest.fixture(autouse=True)
+def _one_gpu_test_at_a_time(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """GPU tests time kernels and check that the GPU is idle after each answer: another xdist worker's kernels on
+    the same GPU would change their outcome, so they hold one lock, shared by the workers' common temp folder."""
+    if "gpu" not in request.keywords or not torch.cuda.is_available():
+        yield
+        return
+    with gpu_test_lock(tmp_path_factory.getbasetemp().parent / "gpu-tests.lock"):
+        yield
+
+
+@contextmanager
+def gpu_test_lock(path: Path):
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file closes
+        yield
 
 
 def _close_library_temp_dirs() -> None:

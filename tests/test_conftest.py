@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import gpu_test_lock
 
 pytest_plugins = ["pytester"]
 
@@ -86,3 +90,11 @@ def test_a_run_that_writes_nothing_in_its_checkout_passes(pytester, monkeypatch)
                        '    Path(tempfile.gettempdir(), "scratch").rmdir()', *_rooted(pytester, checkout))  # fmt: skip
     assert result.ret == pytest.ExitCode.OK, result.stdout.str()
     assert "in the checkout" not in result.stdout.str()
+
+
+def test_a_gpu_test_waits_for_the_one_holding_the_gpu_lock(tmp_path):
+    lock = tmp_path / "gpu-tests.lock"
+    other = "import fcntl, sys; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)"
+    with gpu_test_lock(lock):
+        assert subprocess.run([sys.executable, "-c", other, str(lock)], capture_output=True).returncode != 0
+    assert subprocess.run([sys.executable, "-c", other, str(lock)], capture_output=True).returncode == 0
