@@ -50,12 +50,12 @@ def rotate(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, out: torch.Ten
     batch, seq, _, head_dim = x.shape
     key = (head_dim, x.dtype, sin.dtype, BLOCK_TOKENS, BLOCK_HEADS, NUM_WARPS)
     if key not in _kernels:
-        table = Tensor(3, dtype=ninetoothed_dtype(sin.dtype))
+        x_type, table_type = ninetoothed_dtype(x.dtype), ninetoothed_dtype(sin.dtype)
         tensors = (
-            Tensor(4, dtype=ninetoothed_dtype(x.dtype)),
-            table,
-            table,
-            Tensor(4, dtype=ninetoothed_dtype(x.dtype)),
+            Tensor(4, dtype=x_type),
+            Tensor(3, dtype=table_type),
+            Tensor(3, dtype=table_type),
+            Tensor(4, dtype=x_type),
         )
         arrange = functools.partial(arrangement, half=head_dim // 2, block_tokens=BLOCK_TOKENS, block_heads=BLOCK_HEADS)
         _kernels[key] = ninetoothed.make(arrange, application, tensors, kernel_name="rope", num_warps=NUM_WARPS)
