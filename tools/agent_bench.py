@@ -504,5 +504,6 @@ def starting_file(op: str, backend: str, starts_dir: Path = STARTS_DIR) -> Path:
 
 
 def starting_cases(ops: Iterable[str], backends: Iterable[str], starts_dir: Path = STARTS_DIR) -> list[tuple[str, str]]:
-    """The (op, backend) pairs with a starting file, in the order asked."""
-    return [(op, b) for op in ops for b in backends if starting_file(op, b, starts_dir).is_file()]
+    """The (op, backend) pairs with a starting file: every op of the first backend, then of the next."""
+    ops = list(ops)
+    return [(op, b) for b in backends for op in ops if starting_file(op, b, starts_dir).is_file()]
