@@ -3,6 +3,7 @@
 agent optimize rope --backend tilelang        # the loop: propose, evaluate, keep what wins (needs a GPU)
 agent eval rope --backend tilelang            # one evaluation of the current kernel, as a table
 agent bench rope rms_norm                     # every backend into benchmarks/results/<gpu>/<op>.json and .md
+agent bench-agent                             # the loop from first-draft kernels: benchmarks/results/<gpu>/agent.json
 agent runs / export RUN_ID / adopt RUN_ID     # the runs under runs/, their write-ups, their best version
 agent ui                                      # review runs in the browser (Streamlit)
 """
@@ -21,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:
         command = importlib.import_module(f"agent.commands.{name}")
-        p = sub.add_parser(name, help=command.HELP)
+        p = sub.add_parser(name.replace("_", "-"), help=command.HELP)
         command.add_arguments(p)
         p.set_defaults(func=command.run)
     return parser

@@ -4,5 +4,19 @@ A command module imports only what its arguments need; what it runs is imported 
 `agent --help` and `agent runs` start without loading torch or a kernel library.
 """
 
-# In the order `agent --help` lists them.
-COMMANDS = ("optimize", "resume", "runs", "export", "adopt", "ui", "eval", "bench", "env", "ops", "infer", "compare")
+# In the order `agent --help` lists them; a module's `_` is the command's `-` (bench_agent: `agent bench-agent`).
+COMMANDS = (
+    "optimize",
+    "resume",
+    "runs",
+    "export",
+    "adopt",
+    "ui",
+    "eval",
+    "bench",
+    "bench_agent",
+    "env",
+    "ops",
+    "infer",
+    "compare",
+)
