@@ -152,6 +152,11 @@ class SearchPolicy:
     def __init__(self, op: str, backend: str, search: SearchMethod = "walk", seed: int = 0):
         if search not in ("walk", "optuna"):
             raise ValueError(f"search method {search!r}: use walk or optuna")
+        if search == "optuna":
+            try:
+                import optuna  # noqa: F401
+            except ImportError:
+                raise ValueError('--search optuna needs Optuna: pip install -e ".[optuna]"') from None
         self.op, self.search, self.seed = op, search, seed
         self._designs = designs(op, backend)
 
