@@ -10,12 +10,21 @@ from tools.evaluator.records import Baseline
 
 PolicyName = Literal["search", "llm"]
 
+# A candidate's compile stage may take this many times the best's own compile, and at least COMPILE_FLOOR_S:
+# a hung compile is cut in seconds, where the flat cap let one take most of a 270 s run (H200, rms_norm).
+# Compile stages of the runs in examples/runs/ took 3-10 s; benchmarks/probes/tilelang.md has a 278 s one.
+COMPILE_FACTOR = 4.0
+COMPILE_FLOOR_S = 30.0
+
 
 class RunConfig(BaseModel):
     op: str = Field(description="operator to optimise, e.g. rope")
     backend: str = Field(description="tilelang, ninetoothed or maca_cpp (torch only in tests)")
     policy: PolicyName = Field(
-        default="search", description="search walks SEARCH_SPACE and the catalogue; llm asks a model"
+        default="search", description="search walks the kernel file's knobs and the catalogue; llm asks a model"
+    )
+    search: Literal["walk", "optuna"] = Field(
+        default="walk", description="the search policy's method: the measured walk, or Optuna's TPE sampler"
     )
     iterations: int = Field(default=10, ge=1, description="proposal rounds at most")
     time_budget_s: float | None = Field(default=None, description="stop starting new iterations after this")
@@ -72,3 +81,11 @@ class RunConfig(BaseModel):
 
             plan_for(self.op)  # raises for an op the model never calls: its check would not run the kernel
         return self
+
+
+def candidate_compile_limit(configured_s: float | None, best_compile_s: float | None) -> float | None:
+    """The compile stage's limit for a candidate: COMPILE_FACTOR x the best's compile, at least COMPILE_FLOOR_S,
+    never above the configured cap; the cap alone where the best's compile time is unknown, none without a cap."""
+    if not configured_s or not best_compile_s or best_compile_s <= 0:
+        return configured_s
+    return min(configured_s, max(COMPILE_FLOOR_S, COMPILE_FACTOR * best_compile_s))

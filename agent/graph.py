@@ -25,15 +25,15 @@ from typing import Literal
 
 from langgraph.graph import END, START, StateGraph
 
-from agent.config import RunConfig
+from agent.config import RunConfig, candidate_compile_limit
 from agent.e2e_gate import E2EGate
 from agent.policies.base import Attempt, Policy, ProposalContext, ReflectionContext
-from agent.policies.source_edit import read_literal
 from agent.state import Candidate, Evaluation, LoopState
 from agent.stopping import stop_reason
 from agent.workers import Job, run_jobs
 from kernels import registry
 from kernels import target as targets
+from kernels.kernel_file import knob_values
 from tools.evaluator.decide import decide
 from tools.evaluator.evaluate import evaluate
 from tools.evaluator.profile import summarise
@@ -65,7 +65,7 @@ class Deps:
 
 def _config_of(source: str) -> dict | None:
     try:
-        return read_literal(source, "CONFIG")
+        return knob_values(source) or None  # CONFIG's values, or the knobs the syntax tree shows
     except (ValueError, SyntaxError):
         return None
 
@@ -166,7 +166,10 @@ def evaluate_node(state: LoopState, deps: Deps) -> dict:
     """Every proposal against the best: in turn, or `workers` at a time on GPUs of their own (Ray)."""
     c, folder, iteration = deps.config, deps.folder, state.iteration
     incumbent = str(folder.locate(state.best_path))
-    jobs = [Job(folder.locate(p.path), incumbent, _options(deps)) for p in state.proposals]
+    best_compile = _load_record(folder.locate(state.best_eval)).stage("compile")
+    limit = candidate_compile_limit(c.compile_timeout_s, best_compile.seconds if best_compile else None)
+    options = {**_options(deps), "stage_timeouts": {"compile": limit} if limit else None}
+    jobs = [Job(folder.locate(p.path), incumbent, options) for p in state.proposals]
     for i in range(len(jobs)):
         folder.event("evaluate_start", iteration=iteration, index=i)
     paths: dict[int, str] = {}

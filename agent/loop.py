@@ -33,7 +33,7 @@ def make_policy(config: RunConfig) -> Policy:
     if config.policy == "search":
         from agent.policies.search import SearchPolicy
 
-        return SearchPolicy(config.op, config.backend)
+        return SearchPolicy(config.op, config.backend, search=config.search)
     from agent.policies.llm import LLMPolicy
 
     return LLMPolicy(model=config.model)

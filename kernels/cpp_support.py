@@ -32,7 +32,6 @@ has NOT run on a C500: expect to adjust its flags there.
 
 from __future__ import annotations
 
-import ast
 import ctypes
 import fcntl
 import hashlib
@@ -49,6 +48,7 @@ from pathlib import Path
 import torch
 
 from kernels import target
+from kernels.kernel_file import read_literals
 
 # The dtype codes the kernel sources switch on (`int dtype` arguments).
 DTYPE_CODES: dict[torch.dtype, int] = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 2}
@@ -392,11 +392,7 @@ def build_file(path: str | Path, name: str) -> Path:
 
     What `agent eval` does without a GPU (the kernel file is untrusted, so it is parsed, not imported).
     """
-    literals = {}
-    for node in ast.parse(Path(path).read_text()).body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            if node.targets[0].id in {"SOURCE", "CONFIG"}:
-                literals[node.targets[0].id] = ast.literal_eval(node.value)
+    literals = read_literals(Path(path).read_text(), {"SOURCE", "CONFIG"})
     missing = {"SOURCE", "CONFIG"} - set(literals)
     if missing:
         raise ValueError(f"{path}: no literal {' or '.join(sorted(missing))} = ... at module level")

@@ -16,6 +16,9 @@ def add_arguments(p) -> None:
     p.add_argument(
         "--policy", choices=["search", "llm"], help="default: llm if OPENAI_BASE_URL/KEY is set, else search"
     )
+    p.add_argument(
+        "--search", choices=["walk", "optuna"], default="walk", help="the search policy's method (default: walk)"
+    )
     p.add_argument("--model", help="chat model for the llm policy")
     p.add_argument("--iterations", type=int, default=10)
     p.add_argument("--time-budget", type=float, metavar="SECONDS", help="start no iteration after this")
@@ -66,6 +69,7 @@ def run(args) -> int:
     _check_e2e_options(args)
     if args.candidate and not Path(args.candidate).is_file():
         raise ValueError(f"--candidate {args.candidate}: no such kernel file")
+    _check_knobs(args.policy or _default_policy(), args.op, args.backend, args.candidate)
     if not torch.cuda.is_available():
         raise RuntimeError(
             "agent optimize needs a GPU: every proposal is compiled, checked and timed on the device, "
@@ -94,6 +98,7 @@ def run(args) -> int:
         op=args.op,
         backend=args.backend,
         policy=args.policy or _default_policy(),
+        search=args.search,
         iterations=args.iterations,
         time_budget_s=args.time_budget,
         target_fraction=args.target_fraction,
@@ -149,3 +154,17 @@ def _check_e2e_options(args) -> None:
             raise ValueError(f"--e2e: {err}. Run without --e2e.") from None
     if args.e2e_model and not (Path(args.e2e_model) / "config.json").is_file():
         raise ValueError(f"--e2e-model {args.e2e_model} has no config.json: pass a local Hugging Face Llama directory")
+
+
+def _check_knobs(policy: str, op: str, backend: str, candidate: str | None) -> None:
+    """The search policy refuses, before the baseline runs, a file it finds nothing to tune in."""
+    from tools.paths import default_candidate
+
+    path = Path(candidate) if candidate else default_candidate(op, backend)
+    if policy != "search" or path is None:
+        return
+    from agent.policies.search import refusal
+
+    reason = refusal(path.read_text(), candidate or f"kernels/{op}/{backend}.py")
+    if reason:
+        raise ValueError(reason)

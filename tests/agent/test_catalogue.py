@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from agent.policies.catalogue import CATALOGUE, designs
+from agent.policies.catalogue import catalogue, designs
 from agent.policies.source_edit import read_literal, replace_config
 from kernels.registry import OPERATORS, model_plan, ops_with
 from tools.paths import default_candidate
@@ -22,12 +22,12 @@ def _literals(op: str, backend: str) -> dict:
     }
 
 
-@pytest.mark.parametrize(("op", "backend"), sorted(CATALOGUE))
+@pytest.mark.parametrize(("op", "backend"), sorted(catalogue()))
 def test_designs_are_points_of_the_search_space(op, backend):
     literals = _literals(op, backend)
     space = literals["SEARCH_SPACE"]
     assert all(literals["CONFIG"][key] in values for key, values in space.items())
-    for design in CATALOGUE[(op, backend)]:
+    for design in designs(op, backend):
         assert design.rationale
         for key, value in design.config.items():
             assert key in space and value in space[key], f"{op}[{backend}] {design.name}: {key}={value}"
@@ -40,15 +40,15 @@ def test_every_op_the_model_calls_has_a_maca_cpp_kernel_file():
 @pytest.mark.parametrize("op", ops_with("maca_cpp"))
 def test_every_op_has_maca_cpp_designs_in_its_folder(op):
     found = designs(op, "maca_cpp")
-    assert found == CATALOGUE[(op, "maca_cpp")] and found, f"{op}: no maca_cpp design in kernels/{op}/designs.py"
+    assert found == catalogue()[(op, "maca_cpp")] and found, f"{op}: no maca_cpp design in kernels/{op}/designs.py"
 
 
-@pytest.mark.parametrize(("op", "backend"), sorted(CATALOGUE))
+@pytest.mark.parametrize(("op", "backend"), sorted(catalogue()))
 def test_designs_apply_to_the_kernel_file_as_a_config_edit_only(op, backend):
     """What the search policy does with a design ({**best, **design.config}): only CONFIG's text changes."""
     source = default_candidate(op, backend).read_text()
     config = read_literal(source, "CONFIG")
-    for design in CATALOGUE[(op, backend)]:
+    for design in designs(op, backend):
         edited = replace_config(source, {**config, **design.config})
         assert read_literal(edited, "CONFIG") == {**config, **design.config}
         before, after = ast.parse(source).body, ast.parse(edited).body
