@@ -26,7 +26,9 @@ outputs (a copy of [..., 2I] per call); pass the loaded model, after moving it t
 
 from __future__ import annotations
 
+import copy
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -38,6 +40,8 @@ import torch.nn.functional as F
 from kernels.custom_ops import CustomOp, register
 from kernels.registry import check_backend
 
+# The registered ops a full patch calls: an end-to-end check of another op on this model would not run it.
+PATCHED_OPS = ("rms_norm", "rope_qk", "add_rms_norm", "silu_mul")
 # The buffer a patched MLP keeps its [gate_proj; up_proj] weight in (gate and up become views of it).
 GATE_UP = "workbench_gate_up"
 _MARK = "_workbench_patched"  # set on what a patch holds, so a second patch of it is refused
@@ -84,7 +88,7 @@ class Replacement:
     op: str  # the registered op it now calls
     custom_op: str  # e.g. "workbench::rms_norm_tilelang"
     status: str  # native, or torch_fallback where the backend cannot run here
-    count: int | None  # modules patched in the given model; None: the class (every instance, present and future)
+    count: int | None  # modules patched in the given model; None: a class or module function (every Llama)
 
 
 @dataclass(frozen=True)
@@ -97,7 +101,7 @@ class PatchReport:
     def describe(self) -> str:
         lines = [f"patched Hugging Face's Llama ({self.scope}) with the {self.backend} backend:"]
         for r in self.replaced:
-            where = "the class" if r.count is None else f"{r.count} module(s)"
+            where = "every Llama in this process" if r.count is None else f"{r.count} module(s)"
             lines.append(f"  {r.target:<28} -> {r.custom_op} ({r.status}), {where}")
         lines += [f"  kept: {reason}" for reason in self.kept]
         return "\n".join(lines)
@@ -212,7 +216,10 @@ def _decoder_forward(op: CustomOp) -> Callable:
         norm = self.post_attention_layernorm
         # (residual + attention output, its norm): the sum is the residual stream, rounded as HF's add rounds it.
         residual, hidden_states = op.functional(
-            hidden_states.contiguous(), residual.contiguous(), norm.weight.to(hidden_states.dtype), float(norm.variance_epsilon)
+            hidden_states.contiguous(),
+            residual.contiguous(),
+            norm.weight.to(hidden_states.dtype),
+            float(norm.variance_epsilon),
         )
         hidden_states = self.mlp(hidden_states)
         return residual + hidden_states
@@ -295,7 +302,7 @@ def patch_llama(
         op = register("rope_qk", backend)
         # A module function the attention's forward looks up per call: one model cannot have it alone.
         _set(patch, hf, "apply_rotary_pos_emb", _rotary(op, hf.apply_rotary_pos_emb))
-        record("apply_rotary_pos_emb", op, None if model is None else len(layers))
+        record("apply_rotary_pos_emb", op, None)
     if swiglu:
         op = register("silu_mul", backend)
         forward = _mlp_forward(op)
@@ -321,3 +328,91 @@ def patch_llama(
     _set(patch, holder, _MARK, True)
     patch.report = PatchReport(backend, scope, tuple(replaced), (KEPT_ADD,) if add_rms_norm else ())
     return patch
+
+
+# ------------------------------------------------------------------------------- the model agent infer runs
+
+# How `agent infer --model-code hf` decodes: Hugging Face's generate with its dynamic cache (eager), its static
+# cache (static), or the static cache with the step compiled, fullgraph (compile: CUDA graphs on a GPU).
+HF_DECODE_MODES = ("eager", "static", "compile")
+
+
+def load_model(
+    config: dict[str, Any] | None, path: str | None, seed: int, device: str, dtype: torch.dtype
+) -> torch.nn.Module:
+    """Hugging Face's LlamaForCausalLM: from a local directory, or `config` (a config.json dict) with the seeded
+    random weights tools/llama/load.py gives our model, so both models hold the same numbers."""
+    from tools.llama.load import random_weights
+    from tools.llama.model import LlamaConfig
+
+    modeling_llama()
+    import transformers
+
+    if path is not None:
+        return transformers.LlamaForCausalLM.from_pretrained(path, dtype=dtype).to(device).eval()
+    # A copy: LlamaConfig rewrites the rope_scaling dict it is given into its rope_parameters.
+    model = transformers.LlamaForCausalLM(transformers.LlamaConfig(**copy.deepcopy(config))).to(dtype=dtype).eval()
+    weights = random_weights(LlamaConfig.from_hf(config), seed, "cpu", dtype)
+    missing, unexpected = model.load_state_dict(weights, strict=False)
+    tied = {"lm_head.weight"} if model.config.tie_word_embeddings else set()
+    if unexpected or set(missing) - tied:
+        raise RuntimeError(f"random weights do not fit LlamaForCausalLM: missing {missing}, unexpected {unexpected}")
+    return model.to(device)
+
+
+class _TokenClock:
+    """A `generate` streamer that notes when each batch of tokens reaches the host: the prompt first, then one
+    per step (generate copies each to the CPU before handing it over, so the mark follows the step's work)."""
+
+    def __init__(self) -> None:
+        self.marks: list[float] = []
+
+    def put(self, value: torch.Tensor) -> None:
+        self.marks.append(time.perf_counter())
+
+    def end(self) -> None:
+        pass
+
+
+def generator(model: torch.nn.Module, mode: str):
+    """A function (prompt, max_new_tokens) -> Generation through Hugging Face's `generate`, greedy.
+
+    Prefill runs from the call to the first new token on the host; decode from there to the last one.
+    """
+    from transformers import CompileConfig
+
+    from tools.llama.model import Generation
+
+    if mode not in HF_DECODE_MODES:
+        raise ValueError(f"Hugging Face's model decodes {', '.join(HF_DECODE_MODES)}; got {mode!r}")
+    # Exactly the tokens asked for, as our model generates them: no end-of-sequence stop (eos_token_id=[]), and
+    # every prompt token attended (a pad id found in a random prompt would otherwise be masked).
+    options: dict[str, Any] = {"do_sample": False, "pad_token_id": 0, "eos_token_id": []}
+    if mode in ("static", "compile"):
+        options["cache_implementation"] = "static"
+    if mode == "static":
+        options["disable_compile"] = True
+    if mode == "compile":
+        on_gpu = model.device.type == "cuda"
+        config = CompileConfig(fullgraph=True, mode="reduce-overhead" if on_gpu else "default")
+        config._compile_all_devices = True  # generate compiles on accelerators only unless told
+        options["compile_config"] = config
+
+    def run(prompt: torch.Tensor, max_new_tokens: int) -> Generation:
+        clock = _TokenClock()
+        if prompt.device.type == "cuda":
+            torch.cuda.synchronize(prompt.device)
+        start = time.perf_counter()
+        with torch.inference_mode(mode != "compile"), torch.no_grad():
+            out = model.generate(
+                prompt,
+                attention_mask=torch.ones_like(prompt),
+                max_new_tokens=max_new_tokens,
+                streamer=clock,
+                **options,
+            )
+        first, last = clock.marks[1], clock.marks[-1]  # marks[0]: the prompt, handed over before any work
+        tokens = out[:, prompt.shape[1] :].tolist()
+        return Generation(tokens, first - start, last - first, max_new_tokens - 1)
+
+    return run
