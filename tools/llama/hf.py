@@ -47,6 +47,7 @@ GATE_UP = "workbench_gate_up"
 _MARK = "_workbench_patched"  # set on what a patch holds, so a second patch of it is refused
 
 
+# >>> top-level-kernels bridge: goes when this package's import name no longer shadows Hugging Face's
 @contextmanager
 def _without_our_kernels() -> Iterator[None]:
     """transformers imports Hugging Face's `kernels` package, which this repository's top-level `kernels`
@@ -78,6 +79,7 @@ def modeling_llama():
         with _without_our_kernels():
             from transformers.models.llama import modeling_llama as module
     return module
+# <<< top-level-kernels bridge
 
 
 @dataclass(frozen=True)
