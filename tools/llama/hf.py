@@ -79,6 +79,8 @@ def modeling_llama():
         with _without_our_kernels():
             from transformers.models.llama import modeling_llama as module
     return module
+
+
 # <<< top-level-kernels bridge
 
 
@@ -353,7 +355,9 @@ def load_model(
     if path is not None:
         return transformers.LlamaForCausalLM.from_pretrained(path, dtype=dtype).to(device).eval()
     # A copy: LlamaConfig rewrites the rope_scaling dict it is given into its rope_parameters.
-    model = transformers.LlamaForCausalLM(transformers.LlamaConfig(**copy.deepcopy(config))).to(dtype=dtype).eval()
+    with torch.device(device):  # initialised where it runs: on a GPU in a fraction of the CPU's time
+        model = transformers.LlamaForCausalLM(transformers.LlamaConfig(**copy.deepcopy(config)))
+    model = model.to(dtype=dtype).eval()
     weights = random_weights(LlamaConfig.from_hf(config), seed, "cpu", dtype)
     missing, unexpected = model.load_state_dict(weights, strict=False)
     tied = {"lm_head.weight"} if model.config.tie_word_embeddings else set()
