@@ -68,6 +68,11 @@ class RunConfig(BaseModel):
         default="fp32", description="dtype of the model in the --e2e check (the kernel runs in it too)"
     )
 
+    e2e_model_code: Literal["workbench", "hf"] = Field(
+        default="workbench",
+        description="whose Llama runs the --e2e check: ours (tools/llama/model.py) or Hugging Face's, patched",
+    )
+
     @model_validator(mode="after")
     def _one_e2e_model(self) -> RunConfig:
         if self.e2e_model is not None and self.e2e_config is not None:

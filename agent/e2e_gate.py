@@ -42,6 +42,7 @@ def e2e_settings(config: RunConfig) -> E2ESettings:
         device=config.device,
         dtype=config.e2e_dtype,
         op=config.op,  # the model then calls the candidate's op wherever it can
+        model_code=config.e2e_model_code,
     )
 
 

@@ -21,6 +21,13 @@ def add_arguments(p) -> None:
         help="decode steps: eager forwards, a fixed-shape step (static), that step as one CUDA graph (graphs), "
         "or torch.compile reduce-overhead of it (compile, --backend native); default graphs on a GPU, else eager",
     )
+    p.add_argument(
+        "--model-code",
+        choices=("workbench", "hf"),
+        default="workbench",
+        help="whose Llama runs: ours (tools/llama/model.py), or Hugging Face's LlamaForCausalLM patched with the "
+        "backend's ops (--backend native: unpatched; --decode eager, static or compile)",
+    )
     p.add_argument("--model", metavar="PATH", help="local Hugging Face Llama directory (default: random Llama-3.2-1B)")
     prompt = p.add_mutually_exclusive_group()
     prompt.add_argument("--prompt", metavar="TEXT", help="text prompt (needs tokenizer.json in --model)")
@@ -35,26 +42,9 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    import torch
+    from tools.llama.infer import InferenceOptions, format_record, run_inference, write_record
 
-    from tools.llama.infer import format_record, run_inference, write_record
-
-    on_gpu = torch.cuda.is_available() and args.device != "cpu"
-
-    record = run_inference(
-        args.backend,
-        model_path=args.model,
-        prompt=args.prompt,
-        prompt_len=args.prompt_len,
-        max_new_tokens=args.max_new_tokens,
-        warmup=args.warmup,
-        iters=args.iters,
-        seed=args.seed,
-        device=args.device,
-        dtype=args.dtype,
-        batch=args.batch,
-        decode=args.decode or ("graphs" if on_gpu else "eager"),
-    )
+    record = run_inference(args.backend, InferenceOptions.from_args(args))
     print(format_record(record))
     if args.json:
         write_record(record, args.json)

@@ -50,6 +50,11 @@ def add_arguments(p) -> None:
         "--e2e", action="store_true", help="commit a version only if Llama-3's greedy tokens with it match torch's"
     )
     p.add_argument("--e2e-model", metavar="PATH", help="local Hugging Face Llama directory (default: random 1B)")
+    p.add_argument(
+        "--e2e-model-code",
+        choices=["workbench", "hf"],
+        help="--e2e runs our Llama (default) or Hugging Face's, patched",
+    )
     p.add_argument("--e2e-prompt-len", type=int, metavar="N", help="prompt token ids for --e2e (default 128)")
     p.add_argument("--e2e-new-tokens", type=int, metavar="N", help="greedy tokens compared by --e2e (default 32)")
     p.add_argument(
@@ -93,6 +98,7 @@ def run(args) -> int:
         "e2e_prompt_len": args.e2e_prompt_len,
         "e2e_new_tokens": args.e2e_new_tokens,
         "e2e_dtype": args.e2e_dtype,
+        "e2e_model_code": args.e2e_model_code,
     }
     config = RunConfig(
         op=args.op,
@@ -141,7 +147,7 @@ def _default_policy() -> str:
 def _check_e2e_options(args) -> None:
     """--e2e-* options without --e2e would silently do nothing; a model directory must be one; the model must call
     the op, or its check would pass without running the kernel."""
-    names = ("e2e_model", "e2e_prompt_len", "e2e_new_tokens", "e2e_dtype")
+    names = ("e2e_model", "e2e_prompt_len", "e2e_new_tokens", "e2e_dtype", "e2e_model_code")
     given = [name for name in names if getattr(args, name) is not None]
     if given and not args.e2e:
         raise ValueError(f"--{given[0].replace('_', '-')} applies only with --e2e")

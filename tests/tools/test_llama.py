@@ -141,7 +141,7 @@ def test_the_model_runs_silu_mul_through_the_registry(monkeypatch):
 
 def test_text_prompt_without_a_tokenizer_says_what_is_missing(tiny_dir):
     with pytest.raises(FileNotFoundError, match=r"tokenizer\.json.*--prompt-len"):
-        _quiet(run_inference, "torch", model_path=str(tiny_dir), prompt="hello", device="cpu", dtype="fp32")
+        _quiet(run_inference, "torch", model=str(tiny_dir), prompt="hello", device="cpu", dtype="fp32")
 
 
 def test_text_prompt_goes_through_the_model_directorys_tokenizer(tiny_dir, tmp_path):
@@ -155,7 +155,7 @@ def test_text_prompt_goes_through_the_model_directorys_tokenizer(tiny_dir, tmp_p
     record = _quiet(
         run_inference,
         "torch",
-        model_path=str(tmp_path),
+        model=str(tmp_path),
         prompt="w5 w7 w9",
         max_new_tokens=3,
         warmup=0,

@@ -112,3 +112,21 @@ def test_first_mismatch():
     assert first_mismatch([1, 2, 3], [1, 2, 3]) is None
     assert first_mismatch([1, 5, 3], [1, 2, 3]) == 1
     assert first_mismatch([1, 2], [1, 2, 3]) == 2
+
+
+def test_on_hugging_faces_model_the_check_runs_the_candidate(tmp_path):
+    # The child builds transformers' LlamaForCausalLM with the same weights, patched with the backend's ops and
+    # the candidate as rms_norm: a correct kernel keeps its tokens, one off in scale changes them.
+    settings = SETTINGS.model_copy(update={"model_code": "hf"})
+    reference = reference_tokens(settings)
+    assert reference.operators == dict.fromkeys(("rms_norm", "rope_qk", "add_rms_norm", "silu_mul"), "native")
+    good = check_tokens("rms_norm", "torch", kernel_file(tmp_path, GOOD_RMS_NORM), settings, reference.generated_ids)
+    assert good.ok, good.message
+    assert "Hugging Face's LlamaForCausalLM" in good.message
+    bad = kernel_file(tmp_path, RMS_NORM_TIMES_1_5, "bad.py")
+    assert not check_tokens("rms_norm", "torch", bad, settings, reference.generated_ids).ok
+
+
+def test_on_hugging_faces_model_an_op_it_never_calls_is_refused():
+    with pytest.raises(ValueError, match="not rope"):
+        E2ESettings(hf_config=TINY, device="cpu", op="rope", model_code="hf")

@@ -26,10 +26,11 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from tools.evaluator import confine, sandbox
 from tools.evaluator.records import StageResult
+from tools.llama.infer import InferenceOptions
 from tools.llama.model import plan_for
 from tools.paths import sha256_file
 from tools.sandbox import run_child
@@ -54,6 +55,29 @@ class E2ESettings(BaseModel):
         default=None,
         description="the op under test: the model runs the plan that calls it everywhere it can (model.plan_for)",
     )
+    model_code: Literal["workbench", "hf"] = Field(
+        default="workbench",
+        description="whose forward runs: tools/llama/model.py, or transformers' LlamaForCausalLM patched with the "
+        "backend's ops (tools/llama/hf.py), whose fused plan calls rms_norm, rope_qk, add_rms_norm and silu_mul",
+    )
+
+    @model_validator(mode="after")
+    def _hf_runs_the_op(self) -> E2ESettings:
+        from tools.llama.hf import PATCHED_OPS
+
+        if self.model_code == "hf" and self.op is not None and self.op not in PATCHED_OPS:
+            # A check that never runs the candidate would pass it.
+            raise ValueError(
+                f"Hugging Face's Llama, patched, calls {', '.join(PATCHED_OPS)}, not {self.op}: run the check on "
+                "our model (model_code workbench)"
+            )
+        return self
+
+    def inference_options(self) -> InferenceOptions:
+        """The one greedy generation the check runs: untimed (no warm-up, one iteration)."""
+        fields = self.model_dump(exclude={"model_code", "op"})
+        op = None if self.model_code == "hf" else self.op  # Hugging Face's model runs its one (fused) plan
+        return InferenceOptions(**fields, op=op, model_code=self.model_code, warmup=0, iters=1)
 
     def describe(self) -> str:
         if self.model:
@@ -62,8 +86,10 @@ class E2ESettings(BaseModel):
             weights = f"random weights of a {self.hf_config.get('num_hidden_layers', '?')}-layer config"
         else:
             weights = "random Llama-3.2-1B weights"
-        ops = plan_for(self.op).describe()
-        return f"{weights}, seed {self.seed}, {self.dtype} on {self.device}, prompt {self.prompt_len} tokens, ops {ops}"
+        ops = plan_for(None if self.model_code == "hf" else self.op).describe()
+        code = ", Hugging Face's LlamaForCausalLM" if self.model_code == "hf" else ""
+        run = f"seed {self.seed}, {self.dtype} on {self.device}, prompt {self.prompt_len} tokens, ops {ops}"
+        return f"{weights}{code}, {run}"
 
 
 class E2ERequest(BaseModel):
@@ -120,20 +146,7 @@ def generate_tokens(request: E2ERequest) -> TokenRun:
         if request.op is None:
             raise ValueError("a candidate kernel file needs the op it implements")
         use_kernel_file(request.op, request.backend, request.candidate)
-    s = request.settings
-    record = run_inference(
-        request.backend,
-        model_path=s.model,
-        hf_config=s.hf_config,
-        prompt_len=s.prompt_len,
-        max_new_tokens=s.max_new_tokens,
-        warmup=0,
-        iters=1,
-        seed=s.seed,
-        device=s.device,
-        dtype=s.dtype,
-        plan=plan_for(s.op),
-    )
+    record = run_inference(request.backend, request.settings.inference_options())
     return TokenRun(
         prompt_ids=record.prompt_ids,
         generated_ids=record.generated_ids,

@@ -13,11 +13,12 @@ import json
 import statistics
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import torch
+from pydantic import BaseModel, Field
 
-from kernels.llama import FUSED, ModelPlan
+from kernels.llama import FUSED
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
@@ -35,7 +36,7 @@ MATCH_FIELDS = (
     "prompt_ids",
 )
 # What records written before a field existed ran: read as this, so old records still compare.
-DEFAULTS = {"batch": 1, "decode": "eager"}
+DEFAULTS = {"batch": 1, "decode": "eager", "model_code": "workbench"}
 
 
 @dataclass
@@ -74,6 +75,8 @@ class InferenceRecord:
     """how decode steps ran: tools/llama/decode.DECODE_MODES."""
     prompt_rows: list[list[int]] = field(default_factory=list)
     generated_rows: list[list[int]] = field(default_factory=list)
+    model_code: str = "workbench"
+    """whose forward ran: tools/llama/model.py (workbench) or transformers' LlamaForCausalLM (hf)."""
     iteration_drift: str | None = None
     """bf16/fp16: where an iteration's greedy tokens parted from the first's (None: they all agreed). The
     timing stands, since every iteration does the same work; in fp32 a drift is an error instead."""
@@ -111,43 +114,91 @@ def _resolve_device(device: str | None) -> str:
     return device
 
 
-def run_inference(
-    backend: str,
-    model_path: str | None = None,
-    prompt: str | None = None,
-    prompt_len: int | None = None,
-    max_new_tokens: int = 32,
-    warmup: int = 1,
-    iters: int = 3,
-    seed: int = 0,
-    device: str | None = None,
-    dtype: str = "bf16",
-    hf_config: dict[str, Any] | None = None,
-    plan: ModelPlan = FUSED,
-    batch: int = 1,
-    decode: str = "eager",
-) -> InferenceRecord:
+MODEL_CODES = ("workbench", "hf")
+
+
+class InferenceOptions(BaseModel):
+    """What one generation run does: `agent infer` builds it from its arguments, the end-to-end check from its
+    settings (tools/llama/e2e.py), and `run_inference` takes it whole."""
+
+    model: str | None = Field(default=None, description="local Hugging Face Llama directory; None: random weights")
+    hf_config: dict[str, Any] | None = Field(
+        default=None, description="config of the random weights (default Llama-3.2-1B); tests pass a tiny one"
+    )
+    model_code: Literal["workbench", "hf"] = Field(
+        default="workbench",
+        description="whose forward runs the weights: tools/llama/model.py, or transformers' LlamaForCausalLM "
+        "patched with the backend's ops (tools/llama/hf.py; backend native: unpatched)",
+    )
+    prompt: str | None = None
+    prompt_len: int | None = None
+    max_new_tokens: int = 32
+    warmup: int = 1
+    iters: int = 3
+    seed: int = 0
+    device: str | None = None
+    dtype: str = "bf16"
+    batch: int = 1
+    decode: str = "eager"
+    op: str | None = Field(
+        default=None, description="run the plan that calls this op wherever it can (model.plan_for); None: fused"
+    )
+
+    @classmethod
+    def from_args(cls, args: Any) -> InferenceOptions:
+        """From `agent infer`'s parsed arguments (those it has; a missing --decode: graphs on a GPU, else eager)."""
+        given = {name: getattr(args, name) for name in cls.model_fields if getattr(args, name, None) is not None}
+        if "decode" not in given:
+            on_gpu = torch.cuda.is_available() and getattr(args, "device", None) != "cpu"
+            given["decode"] = "graphs" if on_gpu and given.get("model_code", "workbench") == "workbench" else "eager"
+        return cls(**given)
+
+
+def run_inference(backend: str, options: InferenceOptions | None = None, **fields: Any) -> InferenceRecord:
     """Load (or build) the model, generate `iters` times after `warmup`, and time prefill and decode.
 
-    Without `model_path` the weights are random: Llama-3.2-1B shapes, or those of `hf_config`
-    (a Hugging Face config dict; tests pass a tiny one). `plan` picks the registered ops the
-    model runs (tools/llama/model.py); the default fuses what can be fused. `batch` rows of prompts
-    of one length run together; `decode` says how the decode steps run (tools/llama/decode.py).
+    `options` (or its fields as keywords): without `model` the weights are random, Llama-3.2-1B shapes or
+    those of `hf_config`; `op` picks the plan of registered ops the model runs (tools/llama/model.py), the
+    default fuses what can be fused; `batch` rows of prompts of one length run together; `decode` says how
+    the decode steps run (tools/llama/decode.py, or Hugging Face's generate: tools/llama/hf.py).
     """
     from kernels.registry import check_backend, registered_operators
     from tools.env import collect_environment
     from tools.llama.decode import DECODE_MODES, generator
     from tools.llama.load import load_directory, load_tokenizer, random_model
-    from tools.llama.model import NATIVE
+    from tools.llama.model import NATIVE, plan_for
 
+    o = InferenceOptions(**{**(options.model_dump() if options else {}), **fields})
+    plan = plan_for(o.op)
+    model_path, hf_config, prompt, prompt_len = o.model, o.hf_config, o.prompt, o.prompt_len
+    max_new_tokens, warmup, iters, seed, dtype, batch, decode = (
+        o.max_new_tokens,
+        o.warmup,
+        o.iters,
+        o.seed,
+        o.dtype,
+        o.batch,
+        o.decode,
+    )
+    hf = o.model_code == "hf"
     if backend != NATIVE:
         check_backend(backend)
-    if decode not in DECODE_MODES:
+    if hf:
+        from tools.llama import hf as hf_llama
+
+        if decode not in hf_llama.HF_DECODE_MODES:
+            raise ValueError(
+                f"--model-code hf decodes {', '.join(hf_llama.HF_DECODE_MODES)} (compile: CUDA graphs on a GPU); "
+                f"got {decode!r}"
+            )
+        if o.op is not None and plan != FUSED:
+            raise ValueError(f"Hugging Face's model runs the fused plan only; the plan for {o.op} needs ours")
+    elif decode not in DECODE_MODES:
         raise ValueError(f"--decode must be one of {', '.join(DECODE_MODES)}; got {decode!r}")
-    if decode == "compile" and backend != NATIVE:
+    elif decode == "compile" and backend != NATIVE:
         raise ValueError(
             "--decode compile is torch.compile of the model with torch's own ops: use --backend native "
-            "(a kernel backend's decode under CUDA graphs is --decode graphs)"
+            "(a kernel backend's decode under CUDA graphs is --decode graphs; or --model-code hf --decode compile)"
         )
     if batch < 1:
         raise ValueError(f"--batch must be at least 1; got {batch}")
@@ -159,15 +210,21 @@ def run_inference(
         raise ValueError("give --prompt or --prompt-len, not both")
     if model_path and hf_config is not None:
         raise ValueError("give a model directory or a config for random weights, not both")
-    device = _resolve_device(device)
+    device = _resolve_device(o.device)
     torch_dtype = DTYPES[dtype]
 
-    if model_path:
+    if hf:
+        from tools.llama.load import LLAMA_3_2_1B
+
+        model = hf_llama.load_model(hf_config or LLAMA_3_2_1B, model_path, seed, device, torch_dtype)
+    elif model_path:
         model = load_directory(model_path, backend, device, torch_dtype, plan)
-        model_name = str(Path(model_path).resolve())
     else:
         model = random_model(seed, backend, device, torch_dtype, hf_config=hf_config, plan=plan)
-        model_name = f"random {_config_name(hf_config)}, seed {seed}"
+    model_name = str(Path(model_path).resolve()) if model_path else f"random {_config_name(hf_config)}, seed {seed}"
+    statuses = None
+    if hf and backend != NATIVE:
+        statuses = {r.op: r.status for r in hf_llama.patch_llama(backend, model).report.replaced}
 
     tokenizer = None
     if prompt is not None:
@@ -189,7 +246,10 @@ def run_inference(
         raise ValueError(f"{len(ids)} + {max_new_tokens} tokens exceed max_position_embeddings")
 
     prompt_ids = torch.tensor(rows, dtype=torch.long, device=device)
-    run = generator(model, decode, batch, len(ids) + max_new_tokens)  # compiled and captured here, untimed
+    if hf:
+        run = hf_llama.generator(model, decode)  # compiles on its first (warm-up) call
+    else:
+        run = generator(model, decode, batch, len(ids) + max_new_tokens)  # compiled and captured here, untimed
     for _ in range(warmup):
         run(prompt_ids, max_new_tokens)
     runs = [run(prompt_ids, max_new_tokens) for _ in range(iters)]
@@ -213,7 +273,10 @@ def run_inference(
     steps = max_new_tokens - 1
     env = collect_environment()
     # The native baseline is torch's own op at every place: no kernel to be native or to fall back.
-    registered = registered_operators(backend) if backend != NATIVE else dict.fromkeys(plan.operators, "torch")
+    if statuses is not None:
+        registered = statuses
+    else:
+        registered = registered_operators(backend) if backend != NATIVE else dict.fromkeys(plan.operators, "torch")
     return InferenceRecord(
         backend=backend,
         operators={op: registered[op] for op in plan.operators},
@@ -240,6 +303,7 @@ def run_inference(
         prompt_rows=rows,
         generated_rows=all_tokens,
         iteration_drift=drift,
+        model_code=o.model_code,
     )
 
 
@@ -255,7 +319,7 @@ def _config_name(hf_config: dict[str, Any] | None) -> str:
 def format_record(record: InferenceRecord) -> str:
     decode = f"{record.decode_tokens_per_s:,.1f} tokens/s" if record.decode_tokens_per_s else "- (one new token)"
     lines = [
-        f"backend     {record.backend}",
+        f"backend     {record.backend}" + (" (Hugging Face's LlamaForCausalLM)" if record.model_code == "hf" else ""),
         "operators   " + ", ".join(f"{op} {status}" for op, status in record.operators.items()),
         f"model       {record.model}",
         f"seed        {record.seed}",
@@ -349,8 +413,8 @@ def format_comparison(a: dict[str, Any], b: dict[str, Any], result: Comparison) 
 
     return "\n".join(
         [
-            f"A  {a['backend']:<12} decode {a['decode']:<8} native: {natives(a)}",
-            f"B  {b['backend']:<12} decode {b['decode']:<8} native: {natives(b)}",
+            f"A  {a['backend']:<12} {a['model_code']:<9} decode {a['decode']:<8} native: {natives(a)}",
+            f"B  {b['backend']:<12} {b['model_code']:<9} decode {b['decode']:<8} native: {natives(b)}",
             "same model, seed, lengths, device, dtype, target, versions and "
             f"{len(a['generated_ids'])} generated tokens",
             f"prefill  {a['prefill_tokens_per_s']:,.1f} -> {b['prefill_tokens_per_s']:,.1f} tokens/s, "
