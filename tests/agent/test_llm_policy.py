@@ -14,8 +14,10 @@ import pytest
 
 import prompts
 from agent.policies.base import Attempt, ProposalContext, ReflectionContext
+from agent.policies.history import fit, next_line, tokens
 from agent.policies.llm import LLMPolicy, extract_reply
 from tests.agent.fake_openai import FakeOpenAI, Reply, Stall, Status
+from tools.env import DeviceFacts
 
 ROOT = Path(__file__).resolve().parents[2]
 BEST = (ROOT / "kernels/rope/tilelang.py").read_text()
@@ -26,6 +28,7 @@ ATTEMPTS = [
     Attempt(1, "threads 128 -> 256", "rejected", "0.97x geomean vs best", {"block_rows": 64, "threads": 256}, 0.97),
     Attempt(2, "vectorise the table loads", "failed", "compile: unknown intrinsic T.load_vec at line 41"),
 ]
+HARDWARE = prompts.hardware_notes(DeviceFacts("NVIDIA H100 80GB HBM3", sm_count=132, l2_bytes=50 * 2**20))
 # Fast retries: the fake server tells the client to wait 10 ms instead of its exponential backoff.
 QUICK_RETRY = {"retry-after-ms": "10"}
 
@@ -43,7 +46,7 @@ def make_context(**overrides) -> ProposalContext:
         "best_source": BEST,
         "best_summary": "| shape | GB/s | % of copy |\n|---|---|---|\n| llama3-8b/prefill16384/q | 2119 | 59% |",
         "profile_summary": "dram__throughput 61% of peak; 4-element accesses",
-        "hardware": "cuda",
+        "hardware": HARDWARE,
         "attempts": list(ATTEMPTS),
         "k": 1,
     }
@@ -208,9 +211,9 @@ def test_propose_prompt_carries_spec_best_results_attempts_guide_and_hardware(se
     for attempt in ATTEMPTS:
         assert attempt.rationale in prompt
         assert attempt.message in prompt
-    assert "0.97x vs best" in prompt
+    assert "| 0.97x |" in prompt  # the attempts' table
     assert prompts.backend_guide(backend).strip() in prompt
-    assert prompts.hardware_notes("cuda").strip() in prompt
+    assert HARDWARE.strip() in prompt
     assert "def rope(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, *, out: torch.Tensor | None=None)" in prompt
     assert "Rationale: " in prompt  # the reply format
     assert prompt.strip() in proposal.prompt
