@@ -129,7 +129,10 @@ def fit(attempts: list[Attempt], diffs: dict[str, str], budget: int) -> History:
     for a in newest:
         if not a.reflection.strip():
             continue
-        text = _short(a.reflection, REFLECTION_CHARS) if a.iteration == latest else next_line(a.reflection)
+        whole = a.reflection.strip()
+        if len(whole) > REFLECTION_CHARS:
+            whole = whole[: REFLECTION_CHARS - 1] + "…"
+        text = whole if a.iteration == latest else next_line(a.reflection)
         kept: list[str] = []
         take("reflections", text, kept)
         history.reflections += [Note(label(a), t) for t in kept]
