@@ -19,7 +19,9 @@ from tests.agent.fake_openai import FakeOpenAI, Reply
 from tests.agent.recorded_judge import RecordedJudge
 from tests.agent.tuned_candidates import TUNED_ROPE, cpu_config, kernel_reply
 from tools.evaluator.records import EvalRecord, ShapeProfile
+from tools.export import export
 from tools.runfolder import RunFolder
+from ui import data
 
 # Raises at import: the judge's runner cannot load it, so it fails at compile.
 BROKEN_IMPORT = kernel_reply(2, "precompute a table at import").replace(
@@ -111,6 +113,20 @@ def test_prices_give_a_cost(tmp_path):
     run, _ = _llm_run(tmp_path, script, iterations=1, price_in=3.0, price_out=15.0)
     assert run["tokens"]["cost"] == pytest.approx(2.5 * 3.0 + 0.12 * 15.0)
     assert run["tokens"]["per_iteration"]["1"]["cost"] == pytest.approx(run["tokens"]["cost"])
+    # The UI and the export show them, and the reflection with its model and prompt.
+    folder = RunFolder(tmp_path / "runs" / run["run_id"])
+    rows = data.iteration_rows(folder.path)
+    assert [r.tokens for r in rows] == [None, 2_620_000]
+    assert data.iteration_table(rows)[1]["tokens"] == 2_620_000
+    assert "cost 9.3000 at 3 / 15 per million" in data.tokens_text(folder.info())
+    detail = data.iteration_detail(folder.path, 1)
+    assert detail.reflection_model == "fake-model" and "## user" in detail.reflection_prompt
+    assert detail.reflection_response == "Next: 1 ms."
+    prompts_md, reflection_md = export(folder)
+    text = prompts_md.read_text()
+    assert "- Tokens: 2,000,000 prompt + 100,000 completion tokens" in text
+    assert "- Reflection: by fake-model (500,000 prompt + 20,000 completion tokens; see iterations/0001/" in text
+    assert "cost 9.3000" in text and "cost 9.3000" in reflection_md.read_text()
 
 
 def test_a_prompt_keeps_within_its_history_budget_and_says_what_it_cut(tmp_path):
