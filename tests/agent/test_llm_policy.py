@@ -14,7 +14,6 @@ import pytest
 
 import prompts
 from agent.policies.base import Attempt, ProposalContext, ReflectionContext
-from agent.policies.history import fit, next_line, tokens
 from agent.policies.llm import LLMPolicy, extract_reply
 from tests.agent.fake_openai import FakeOpenAI, Reply, Stall, Status
 from tools.env import DeviceFacts
@@ -269,43 +268,6 @@ def test_missing_model_or_key_is_a_value_error(monkeypatch):
         LLMPolicy(None, api_key="test")
     with pytest.raises(ValueError, match="OPENAI_API_KEY"):
         LLMPolicy("fake-model")
-
-
-# ---------------------------------------------------------------------------------------------- the history's budget
-
-
-def _attempts(n: int) -> list[Attempt]:
-    return [
-        Attempt(
-            i,
-            f"try {i}",
-            "failed",
-            f"failed at compile (attempt {i})",
-            failure=f"failed at compile: error in attempt {i} " + "x" * 200,
-            reflection=f"It broke.\nNext: fix attempt {i}.",
-        )
-        for i in range(1, n + 1)
-    ]
-
-
-def test_the_history_keeps_within_its_budget_cutting_the_oldest_first():
-    attempts = _attempts(30)
-    diffs = {str(i): f"-old {i}\n+new {i}\n" * 50 for i in range(1, 31)}
-    history = fit(attempts, diffs, budget=800)
-    assert history.used <= 800
-    assert "| 30 | failed |" in history.table and "| 1 | failed |" not in history.table
-    assert history.failures[0].label == "30" and all(note.label != "1" for note in history.failures)
-    assert history.reflections[0].text.startswith("It broke.")  # the latest whole
-    assert history.cut["table rows"] > 0 and history.cut["failure lines"] > 0
-    everything = fit(attempts, diffs, budget=100_000)
-    assert not everything.cut and len(everything.diffs) == 4  # the last four diffs at most
-    assert [n.text for n in everything.reflections[1:3]] == ["fix attempt 29.", "fix attempt 28."]
-
-
-def test_a_reflections_next_line_or_its_last_sentence():
-    assert next_line("Slower by 3%.\n**Next:** try 256 threads.") == "try 256 threads."
-    assert next_line("Slower by 3%. Try 256 threads.") == "Try 256 threads."
-    assert tokens("abcdefghi") == 3
 
 
 def test_a_failed_attempts_reflection_prompt_carries_its_failure_and_diff(server, make_policy):
