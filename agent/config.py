@@ -43,6 +43,16 @@ class RunConfig(BaseModel):
         default=180.0, description="the compile stage's limit; a slower candidate fails at compile"
     )
     profile: bool = Field(default=False, description="ncu per evaluation; its summary goes into the next prompt")
+    profile_best: bool | None = Field(
+        default=None,
+        description="profile each new best on its largest shape for the next prompt; None: wherever ncu runs",
+    )
+    # The earlier-iterations part of a proposal prompt (agent/policies/history.py), estimated as characters / 4.
+    history_tokens: int = Field(
+        default=12_000, ge=0, description="token budget of what a proposal prompt carries of earlier iterations"
+    )
+    price_in: float | None = Field(default=None, ge=0, description="price per million prompt tokens, for the cost")
+    price_out: float | None = Field(default=None, ge=0, description="price per million completion tokens")
     allow_unconfined: bool = Field(
         default=False, description="judge where candidate code cannot be confined (records say UNCONFINED)"
     )

@@ -16,24 +16,30 @@ checkpoint names no folder of the machine it was written on.
 
 from __future__ import annotations
 
+import math
+import shutil
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property, partial
 from pathlib import Path
 from typing import Literal
 
 from langgraph.graph import END, START, StateGraph
 
+import prompts
 from agent.config import RunConfig, candidate_compile_limit
 from agent.e2e_gate import E2EGate
+from agent.failures import failure_lines
 from agent.policies.base import Attempt, Policy, ProposalContext, ReflectionContext
+from agent.policies.history import MAX_DIFFS, label
 from agent.state import Candidate, Evaluation, LoopState
 from agent.stopping import stop_reason
 from agent.workers import Job, run_jobs
 from kernels import registry
 from kernels import target as targets
 from kernels.kernel_file import knob_values
+from tools.env import DeviceFacts, device_facts
 from tools.evaluator.decide import decide
 from tools.evaluator.evaluate import evaluate
 from tools.evaluator.profile import summarise
@@ -57,10 +63,27 @@ class Deps:
     # evaluate()'s signature: the judge. Tests that need decisions not hinging on a CPU's timing pass one that
     # replays recorded records (tests/agent/recorded_judge.py).
     judge: Callable[..., EvalRecord] = evaluate
+    # torch.cuda.get_device_properties's signature: the device the hardware notes describe (tests pass a fake).
+    device_properties: Callable[[int], object] | None = None
 
     @cached_property
     def gate(self) -> E2EGate | None:
         return E2EGate(self.config, self.folder) if self.config.e2e else None
+
+    @cached_property
+    def device(self) -> DeviceFacts | None:
+        """The GPU the run times on, as the driver reports it; None on the CPU."""
+        if self.config.device == "cpu":
+            return None
+        return device_facts(self.device_properties)
+
+    @cached_property
+    def profiles_best(self) -> bool:
+        """Whether each new best is profiled: as asked, else wherever ncu runs (a GPU run with ncu on PATH)."""
+        if self.config.profile_best is not None:
+            return self.config.profile_best
+        info = targets.resolve(self.config.target)
+        return self.config.device == "cuda" and info.profiler == "ncu" and shutil.which("ncu") is not None
 
 
 def _config_of(source: str) -> dict | None:
@@ -96,6 +119,60 @@ def _evaluate(deps: Deps, candidate: Path, incumbent: str | None) -> EvalRecord:
     return deps.judge(c.op, c.backend, candidate, incumbent=incumbent, **_options(deps))
 
 
+def _largest_shape(record: EvalRecord) -> str | None:
+    """The name of the record's largest shape by element count (the profile's and the copy figure's)."""
+    dims = {b.shape: b.dims for b in record.benchmark} or {c.shape: c.dims for c in record.correctness if not c.hidden}
+    return max(dims, key=lambda name: math.prod(dims[name]), default=None)
+
+
+def _copy_gbps(record: EvalRecord) -> float | None:
+    """The copy bandwidth the judge measured for the record's largest timed shape, in its decision scope."""
+    largest = max(record.benchmark, key=lambda b: b.bytes_moved, default=None)
+    result = largest.scope() if largest else None
+    return result.copy_gbps if result else None
+
+
+def _profile_best(deps: Deps, iteration: int, index: int, record: EvalRecord) -> str:
+    """The profile of a new best on its largest shape, saved beside it (profile.txt); its run-folder path, or ""
+    where none was taken. With --profile its record has one already; otherwise the judge profiles it now."""
+    c, folder = deps.config, deps.folder
+    path = folder.profile(iteration, index)
+    if record.profile:
+        return folder.relative(path) if path.exists() else ""
+    if not deps.profiles_best:
+        return ""
+    shape = _largest_shape(record)
+    if shape is None:
+        return ""
+    folder.event("profile_start", iteration=iteration, index=index, shape=shape)
+    options = _options(deps) | {"shapes": [shape], "dtypes": tuple(c.dtypes[:1]), "profile": True}
+    try:
+        profiled = deps.judge(
+            c.op, c.backend, folder.candidate(iteration, index), benchmark=False, other_dtypes=False, **options
+        )
+    except Exception as err:  # diagnosis only: a profiler that cannot run never ends the run
+        folder.event("profile_end", iteration=iteration, index=index, status="failed", message=str(err))
+        return ""
+    stage = profiled.stage("profile")
+    folder.event(
+        "profile_end",
+        iteration=iteration,
+        index=index,
+        status=stage.status if stage else profiled.status,
+        message=stage.message if stage else profiled.message,
+    )
+    if not profiled.profile:
+        return ""
+    path.write_text(summarise(profiled.profile) + "\n")
+    return folder.relative(path)
+
+
+def _record_tokens(deps: Deps) -> None:
+    """run.json's token counts (and cost, where prices are given), from the events so far."""
+    c = deps.config
+    deps.folder.update_run(tokens=deps.folder.tokens(c.price_in, c.price_out).model_dump())
+
+
 def baseline(state: LoopState, deps: Deps) -> dict:
     folder, gate = deps.folder, deps.gate
     candidate = folder.save_candidate(0, 0, deps.workspace.read())
@@ -117,7 +194,13 @@ def baseline(state: LoopState, deps: Deps) -> dict:
     folder.update_run(start=Summary.of(record).model_dump(), best=Summary.of(record, iteration=0).model_dump())
     if deps.on_iteration:
         deps.on_iteration({"iteration": 0, "rationale": "starting kernel", "outcome": "baseline", "record": record})
-    return {"iteration": 0, "best_path": folder.relative(candidate), "best_eval": eval_path, "started": time.time()}
+    return {
+        "iteration": 0,
+        "best_path": folder.relative(candidate),
+        "best_eval": eval_path,
+        "best_profile": _profile_best(deps, 0, 0, record),
+        "started": time.time(),
+    }
 
 
 def propose(state: LoopState, deps: Deps) -> dict:
@@ -126,6 +209,12 @@ def propose(state: LoopState, deps: Deps) -> dict:
     iteration = state.iteration + 1
     best_source = folder.locate(state.best_path).read_text()
     best = _load_record(folder.locate(state.best_eval))
+    profile = folder.locate(state.best_profile) if state.best_profile else None
+    diffs = {}
+    for attempt in state.attempts[-MAX_DIFFS:]:
+        path = folder.diff(attempt.iteration, attempt.index)
+        if path.exists():
+            diffs[label(attempt)] = path.read_text()
     context = ProposalContext(
         op=c.op,
         backend=c.backend,
@@ -133,17 +222,20 @@ def propose(state: LoopState, deps: Deps) -> dict:
         spec_text=f"{spec.signature}\n\n{spec.description}",
         best_source=best_source,
         best_summary=proposer_table(best),
-        profile_summary=summarise(best.profile) if best.profile else "",
-        hardware=targets.resolve(c.target).name,
+        profile_summary=profile.read_text() if profile and profile.exists() else "",
+        hardware=prompts.hardware_notes(deps.device, targets.resolve(c.target).name, _copy_gbps(best)),
         attempts=state.attempts,
         k=c.candidates,
+        diffs=diffs,
+        history_tokens=c.history_tokens,
     )
     folder.event("propose_start", iteration=iteration)
     try:
         proposals = deps.policy.propose(context)
-    except RuntimeError as err:  # the endpoint failed after its retries
-        folder.event("propose_failed", iteration=iteration, error=str(err))
-        return {"proposals": [], "stop_reason": f"the policy failed: {err}"}
+    except Exception as err:  # whatever a policy raises ends the run as failed, with the reason
+        reason = f"the {deps.policy.name} policy failed: {type(err).__name__}: {err}"
+        folder.event("propose_failed", iteration=iteration, error=f"{type(err).__name__}: {err}")
+        return {"proposals": [], "stop_reason": reason, "failure": reason}
     if not proposals:
         return {"proposals": [], "stop_reason": f"the {deps.policy.name} policy has nothing left to try"}
     stored = []
@@ -159,6 +251,7 @@ def propose(state: LoopState, deps: Deps) -> dict:
             usage=proposal.usage,
             reasks=proposal.reasks,
         )
+    _record_tokens(deps)
     return {"iteration": iteration, "proposals": stored, "results": [], "accepted": None}
 
 
@@ -218,6 +311,8 @@ def decide_node(state: LoopState, deps: Deps) -> dict:
                 config=_config_of(candidate.proposal.source),
                 geomean_vs_best=decision.geomean_speedup,
                 median_fraction_of_copy=record.median_fraction_of_copy(),
+                index=i,
+                failure=failure_lines(record) if record.status != "ok" else "",
             )
         )
     folder.event(
@@ -255,20 +350,28 @@ def commit(state: LoopState, deps: Deps) -> dict:
         sha = deps.workspace.commit(source, message)
     folder.event("commit", iteration=state.iteration, sha=sha, message=message.splitlines()[0])
     folder.update_run(best=Summary.of(record, iteration=state.iteration, commit=sha).model_dump())
-    return {"best_path": candidate.path, "best_eval": result.eval, "commits": [*state.commits, sha]}
+    return {
+        "best_path": candidate.path,
+        "best_eval": result.eval,
+        "best_profile": _profile_best(deps, state.iteration, state.accepted, record),
+        "commits": [*state.commits, sha],
+    }
 
 
 def reflect(state: LoopState, deps: Deps) -> dict:
+    """A reflection per candidate of the round, each saved with its prompt, reply and model. A reflection that
+    raises still records its candidate's row; the run then ends as failed, with the reason."""
     c, folder = deps.config, deps.folder
-    iteration, attempts = state.iteration, state.attempts
-    this_round = [a for a in attempts if a.iteration == iteration]
-    texts = []
-    for i, attempt in enumerate(this_round):
+    iteration, attempts = state.iteration, list(state.attempts)
+    first = len(attempts) - sum(1 for a in attempts if a.iteration == iteration)
+    texts, failed = [], None
+    for i, attempt in enumerate(attempts[first:]):
         record = _load_record(folder.locate(state.results[i].eval))
         fraction = record.median_fraction_of_copy()
         summary = (
             f"geomean {attempt.geomean_vs_best:.3f}x vs the best" if attempt.geomean_vs_best else record.message
         ) + (f", median {fraction:.2f} of copy" if fraction else "")
+        diff = folder.diff(iteration, attempt.index)
         context = ReflectionContext(
             op=c.op,
             backend=c.backend,
@@ -278,14 +381,28 @@ def reflect(state: LoopState, deps: Deps) -> dict:
             message=attempt.message,
             summary=summary,
             attempts=attempts,
+            failure=attempt.failure,
+            diff=diff.read_text() if diff.exists() else "",
         )
         try:
             reflection = deps.policy.reflect(context)
-        except RuntimeError as err:
-            texts.append(f"(no reflection: {err})")
-            continue
-        texts.append(reflection.text)
-        folder.event("reflection", iteration=iteration, index=i, text=reflection.text, usage=reflection.usage)
+        except Exception as err:  # the row is still recorded below; the run ends as failed after this round
+            error = f"{type(err).__name__}: {err}"
+            failed = failed or f"the {deps.policy.name} policy failed to reflect: {error}"
+            texts.append(f"(no reflection: {error})")
+            folder.event("reflection_failed", iteration=iteration, index=i, error=error)
+        else:
+            texts.append(reflection.text)
+            folder.save_reflection_exchange(iteration, i, reflection.prompt or "", reflection.response or "")
+            folder.event(
+                "reflection",
+                iteration=iteration,
+                index=i,
+                text=reflection.text,
+                model=reflection.model,
+                usage=reflection.usage,
+            )
+            attempts[first + i] = replace(attempt, reflection=reflection.text)
         if deps.on_iteration:
             deps.on_iteration(
                 {
@@ -297,7 +414,11 @@ def reflect(state: LoopState, deps: Deps) -> dict:
                 }
             )
     folder.save_reflection(iteration, "\n\n".join(texts) + "\n")
-    return {"stop_reason": stop_reason(deps.config, deps.folder, state, deps.stop_requested[0])}
+    _record_tokens(deps)
+    if failed:
+        return {"attempts": attempts, "stop_reason": failed, "failure": failed}
+    reason = stop_reason(deps.config, deps.folder, state, deps.stop_requested[0])
+    return {"attempts": attempts, "stop_reason": reason}
 
 
 def after_baseline(state: LoopState) -> Literal["propose", "__end__"]:

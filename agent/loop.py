@@ -151,15 +151,25 @@ def _run(
             final = snapshot.values
             if final.get("stop_reason") != USER_STOP:
                 folder.event("run_end", stop_reason=final.get("stop_reason"), note="already finished")
+                status = "failed" if final.get("failure") else "finished"
                 if "finished" in folder.read_json("run.json"):
-                    return folder.update_run(status="finished")
+                    return folder.update_run(status=status)
                 # Killed after its last checkpoint, before run.json got the run's end: write it now.
-                return _finish(folder, workspace, final, "finished")
+                return _finish(folder, workspace, final, status)
             # Ctrl-C ended the graph after an iteration: go on from there, unless a limit is reached by now.
             reason = stop_reason(config, folder, LoopState.model_validate(final), deps.stop_requested[0])
             graph.update_state(thread, {"stop_reason": reason}, as_node="reflect")
-        final = graph.invoke({} if fresh else None, thread)
-    status = "stopped" if deps.stop_requested[0] else "finished"
+        try:
+            final = graph.invoke({} if fresh else None, thread)
+        except Exception as err:
+            # Whatever a node raised, run.json says so: the run is not left "running". Its checkpoint is at the
+            # last node that finished, so `agent resume` retries the one that raised.
+            reason = f"{type(err).__name__}: {err}"
+            folder.event("run_failed", error=reason)
+            folder.update_run(status="failed", stop_reason=reason, finished=now())
+            raise
+    failed = final.get("failure")
+    status = "failed" if failed else "stopped" if deps.stop_requested[0] else "finished"
     folder.event("run_end", stop_reason=final.get("stop_reason"), commits=final.get("commits", []))
     return _finish(folder, workspace, final, status)
 

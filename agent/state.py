@@ -30,6 +30,9 @@ class LoopState(BaseModel):
     iteration: int = Field(default=0, description="the iteration being worked on; 0 evaluates the starting kernel")
     best_path: str = Field(default="", description="kernel file of the current best version, in the run folder")
     best_eval: str = Field(default="", description="eval.json of the current best version, in the run folder")
+    best_profile: str = Field(
+        default="", description="profile.txt of the current best version (its largest shape), in the run folder"
+    )
     attempts: list[Attempt] = Field(default_factory=list, description="every proposal so far and its outcome")
     proposals: list[Candidate] = Field(default_factory=list, description="this iteration's proposals")
     results: list[Evaluation] = Field(default_factory=list, description="this iteration's evaluations, in order")
@@ -37,6 +40,7 @@ class LoopState(BaseModel):
     commits: list[str] = Field(default_factory=list, description="shas of the accepted versions, in order")
     started: float = Field(default=0.0, description="wall-clock start of the run (time.time()), for --time-budget")
     stop_reason: str | None = Field(default=None, description="why the run ended; None while it goes on")
+    failure: str | None = Field(default=None, description="set when the run ends because the policy raised: why")
 
 
 # The types a checkpoint holds besides plain values, for LangGraph's deserializer to allow by name.

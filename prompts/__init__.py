@@ -1,7 +1,7 @@
 """Prompt templates and the guides given to the LLM, as files in this package.
 
-`render(name, **values)` renders a jinja2 template (`*.j2`); `backend_guide` and
-`hardware_notes` return the plain markdown guides. Templates use StrictUndefined,
+`render(name, **values)` renders a jinja2 template (`*.j2`); `backend_guide` returns a
+backend's markdown guide, `hardware_notes` the notes on the device present (hardware/). Templates use StrictUndefined,
 so a value the caller forgot is an error here, not a silent blank in a prompt.
 """
 
@@ -9,20 +9,24 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jinja2
 
 from kernels.backends import backend as backend_of
 
+if TYPE_CHECKING:
+    from tools.env import DeviceFacts
+
 PROMPTS_DIR = Path(__file__).parent
 
-# Keyed by target name (kernels.target.TargetInfo.name) and by chip name. "cuda" means the
-# H200 because that is the NVIDIA machine these kernels are measured on.
+# Curated notes by chip, matched in the device name the driver reports (or the target, for MetaX, whose
+# PyTorch names its device otherwise). A GPU with none gets the driver's figures and the judge's method only.
 HARDWARE_NOTES = {
-    "cuda": "hardware_h200.md",
-    "h200": "hardware_h200.md",
-    "maca": "hardware_c500.md",
-    "c500": "hardware_c500.md",
+    "h200": "hardware/h200.md",
+    "h100": "hardware/h100.md",
+    "a100": "hardware/a100.md",
+    "c500": "hardware/c500.md",
 }
 
 
@@ -60,9 +64,26 @@ def backend_guide(backend: str) -> str:
     return _read(backend_of(backend).guide)
 
 
-def hardware_notes(target_name: str) -> str:
-    """The hardware facts for a target ("cuda"/"maca", or the chip: "h200"/"c500")."""
-    key = target_name.strip().lower()
-    if key not in HARDWARE_NOTES:
-        raise ValueError(f"no hardware notes for target {target_name!r}; known: {', '.join(HARDWARE_NOTES)}")
-    return _read(HARDWARE_NOTES[key])
+def curated_notes(device_name: str, target: str = "cuda") -> str:
+    """The curated notes for a device (its name as the driver reports it); "" where there are none."""
+    name = device_name.lower()
+    chip = next((chip for chip in HARDWARE_NOTES if chip in name), None)
+    if chip is None and target == "maca":
+        chip = "c500"
+    return _read(HARDWARE_NOTES[chip]) if chip else ""
+
+
+def hardware_notes(facts: DeviceFacts | None, target: str = "cuda", copy_gbps: float | None = None) -> str:
+    """The hardware part of a prompt: the device present as the driver reports it (`facts`, None on the CPU),
+    the curated notes for its chip where we have them, the copy bandwidth the judge measured (`copy_gbps`), and
+    how the judge times a kernel (tools/evaluator/benchmark.py)."""
+    from tools.evaluator.benchmark import L2_MULTIPLE, MAX_SETS
+
+    return render(
+        "hardware.md.j2",
+        facts=facts,
+        curated=curated_notes(facts.name, target) if facts is not None else "",
+        copy_gbps=copy_gbps,
+        l2_multiple=L2_MULTIPLE,
+        max_sets=MAX_SETS,
+    )

@@ -7,6 +7,8 @@ import platform
 import shutil
 import socket
 import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import torch
 
@@ -21,6 +23,51 @@ def _version(package: str) -> str:
         return importlib.metadata.version(package)
     except importlib.metadata.PackageNotFoundError:
         return "not installed"
+
+
+@dataclass(frozen=True)
+class DeviceFacts:
+    """The GPU as the driver reports it (torch.cuda.get_device_properties), for the hardware notes."""
+
+    name: str
+    sm_count: int | None = None
+    l2_bytes: int | None = None
+    memory_bytes: int | None = None
+    memory_clock_khz: int | None = None
+    memory_bus_bits: int | None = None
+    compute_capability: str | None = None
+
+    @property
+    def peak_memory_gbps(self) -> float | None:
+        """Theoretical DRAM bandwidth, GB/s: two transfers per memory clock (DDR) over the bus width."""
+        if not self.memory_clock_khz or not self.memory_bus_bits:
+            return None
+        return 2 * self.memory_clock_khz * 1e3 * self.memory_bus_bits / 8 / 1e9
+
+
+def device_facts(properties: Callable[[int], object] | None = None, index: int = 0) -> DeviceFacts | None:
+    """The facts of GPU `index`, read through `properties` (default: torch.cuda.get_device_properties when a GPU
+    is visible); None without a GPU. A field this PyTorch does not expose stays None."""
+    if properties is None:
+        if not torch.cuda.is_available():
+            return None
+        properties = torch.cuda.get_device_properties
+    props = properties(index)
+
+    def number(name: str) -> int | None:
+        value = getattr(props, name, None)
+        return int(value) if value else None
+
+    major, minor = getattr(props, "major", None), getattr(props, "minor", None)
+    return DeviceFacts(
+        name=str(props.name),
+        sm_count=number("multi_processor_count"),
+        l2_bytes=number("L2_cache_size"),
+        memory_bytes=number("total_memory"),
+        memory_clock_khz=number("memory_clock_rate"),
+        memory_bus_bits=number("memory_bus_width"),
+        compute_capability=f"{major}.{minor}" if major is not None and minor is not None else None,
+    )
 
 
 def smi_output(info: TargetInfo, timeout_s: float = 10.0) -> str | None:

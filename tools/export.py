@@ -209,11 +209,11 @@ def prompts_markdown(folder: RunFolder) -> str:
     rounds = _rounds(folder)
     if rounds and not _asked_an_llm(rounds):
         return "\n".join(lines + _iteration_log(folder, config, rounds))
+    lines += [_tokens_line(folder.read_json(RUN_FILE)), ""]
+    reflections = {(e.iteration, e.index): e for e in folder.reflections()}
     for r in rounds:
         event, record = r["event"], r["record"]
         model = event.model or f"{config['policy']} policy (no LLM)"
-        if event.usage:
-            model += f" (tokens: {event.usage})"
         prompt_file = r["prompt"]
         asked = f"see {prompt_file.relative_to(folder.path).as_posix()}" if prompt_file.exists() else "no prompt"
         if event.reasks:
@@ -229,15 +229,46 @@ def prompts_markdown(folder: RunFolder) -> str:
             "",
             f"- Date: {r['time']}",
             f"- Model: {model}",
+            f"- Tokens: {_count(event.usage)}",
             f"- Asked: {asked}",
             f"- What changed: {event.rationale} ({_diffstat(patch)})",
             f"- Test command: `{command}`",
             f"- Result: {_result(record, r['decision'])}",
             f"- Decision: {decision}",
             f"- Adopted: {adopted}",
+            *_reflection_lines(folder, r, reflections.get((r["iteration"], r["index"]))),
             "",
         ]
     return "\n".join(lines)
+
+
+def _count(usage: dict | None) -> str:
+    """'1,234 prompt + 567 completion tokens', or '-' where the endpoint reported none."""
+    if not usage:
+        return "-"
+    return f"{usage.get('prompt_tokens', 0):,} prompt + {usage.get('completion_tokens', 0):,} completion tokens"
+
+
+def _tokens_line(run: dict) -> str:
+    """The run's tokens and, where prices were given, their cost (run.json's `tokens`)."""
+    tokens = run.get("tokens") or {}
+    if not tokens.get("calls"):
+        return "- Tokens: none reported"
+    line = f"- Tokens: {_count(tokens)} in {tokens['calls']} calls"
+    if tokens.get("cost") is not None:
+        prices = f"{tokens.get('price_in') or 0:g} / {tokens.get('price_out') or 0:g}"
+        line += f"; cost {tokens['cost']:.4f} at {prices} per million prompt / completion tokens"
+    return line
+
+
+def _reflection_lines(folder: RunFolder, r: dict, event) -> list[str]:
+    """A proposal's reflection: the model that wrote it, its tokens, where its prompt and reply are, and its text."""
+    if event is None:
+        return []
+    asked = folder.reflection_prompt(r["iteration"], r["index"])
+    where = f"see {asked.relative_to(folder.path).as_posix()}" if asked.exists() else "no prompt saved"
+    lines = [f"- Reflection: by {event.model or 'the policy'} ({_count(event.usage)}; {where})", ""]
+    return lines + ["  > " + line if line.strip() else "  >" for line in event.text.strip().splitlines()]
 
 
 def _num(value: float | None, spec: str, suffix: str = "") -> str:
@@ -365,6 +396,7 @@ def reflection_markdown(folder: RunFolder) -> str:
         + f"; {run.get('iterations', 0)} iterations, {len(rounds)} proposals: "
         + ", ".join(f"{n} {k}" for k, n in sorted(outcomes.items())),
         f"- Failures by stage: {dict(failed_stages) or 'none'}",
+        _tokens_line(run),
         f"- Ended: {run.get('stop_reason') or run.get('status')}",
         f"- Git: branch `{branch}`, {len(run.get('commits', []))} commit(s)",
         "",

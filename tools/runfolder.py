@@ -3,7 +3,8 @@
     run.json            config, environment, status, best result
     events.jsonl        one line per event, appended and flushed each time
     iterations/NNNN/    prompt.md, response.md, candidate.py, diff.patch, eval.json, generated.json,
-                        profile.txt, e2e.json (with --e2e), reflection.md
+                        profile.txt, e2e.json (with --e2e), reflection.md, reflection-prompt.md,
+                        reflection-response.md
     sources/            each distinct generated kernel source once, named by its hash; an iteration's
                         generated.json lists which of them its evaluation compiled, under which key
     e2e_reference.json  the torch backend's greedy tokens for --e2e, computed once per run
@@ -130,6 +131,35 @@ class Summary(BaseModel):
         )
 
 
+class TokenCount(BaseModel):
+    """Tokens an endpoint reported (the `usage` of its replies), and their cost where prices were given."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0  # proposals and reflections that reported usage
+    cost: float | None = None  # in the prices' currency: prompt and completion tokens at --price-in / --price-out
+
+    def add(self, usage: dict | None) -> None:
+        if usage:
+            self.prompt_tokens += int(usage.get("prompt_tokens") or 0)
+            self.completion_tokens += int(usage.get("completion_tokens") or 0)
+            self.calls += 1
+
+    def priced(self, price_in: float | None, price_out: float | None) -> TokenCount:
+        if price_in is None and price_out is None:
+            return self
+        cost = (self.prompt_tokens * (price_in or 0) + self.completion_tokens * (price_out or 0)) / 1e6
+        return self.model_copy(update={"cost": cost})
+
+
+class Tokens(TokenCount):
+    """run.json's `tokens`: the run's totals, and the same per iteration (keyed by its number, as a string)."""
+
+    per_iteration: dict[str, TokenCount] = {}
+    price_in: float | None = None  # per million prompt tokens, as given
+    price_out: float | None = None  # per million completion tokens, as given
+
+
 class RunInfo(BaseModel):
     """run.json: written at the start, updated as the run goes; a run in progress lacks its end-of-run fields."""
 
@@ -139,7 +169,7 @@ class RunInfo(BaseModel):
     created: str | None = None
     updated: str | None = None
     finished: str | None = None
-    status: str | None = None  # running, stopped, finished
+    status: str | None = None  # running, stopped, finished, failed (something raised: `stop_reason` says what)
     config: dict = {}  # agent.config.RunConfig as a dict
     environment: dict = {}  # tools.env.Environment as a dict
     kernel_file: str | None = None  # relative to the repository root (agent adopt writes it)
@@ -150,6 +180,7 @@ class RunInfo(BaseModel):
     commits: list[str] = []
     branch: str | None = None
     stop_reason: str | None = None
+    tokens: Tokens | None = None  # the llm's tokens, per run and per iteration (from the events)
 
 
 # ---------------------------------------------------------------------------------------------- events
@@ -173,6 +204,15 @@ class ProposalEvent(Event):
     reasks: int = 0
 
 
+class ReflectionEvent(Event):
+    """A reflection on one candidate; its prompt and reply are in the iteration's reflection-prompt/-response files."""
+
+    index: int = 0
+    text: str = ""
+    model: str | None = None
+    usage: dict | None = None
+
+
 class DecideEvent(Event):
     """The round's decision, written once when it is made: each candidate's Decision and outcome, the winner."""
 
@@ -193,7 +233,12 @@ class CommitEvent(Event):
     message: str | None = None  # the commit message's first line
 
 
-EVENT_MODELS: dict[str, type[Event]] = {"proposal": ProposalEvent, "decide": DecideEvent, "commit": CommitEvent}
+EVENT_MODELS: dict[str, type[Event]] = {
+    "proposal": ProposalEvent,
+    "reflection": ReflectionEvent,
+    "decide": DecideEvent,
+    "commit": CommitEvent,
+}
 
 
 class RunBusyError(RuntimeError):
@@ -321,7 +366,14 @@ class RunFolder:
         return self._file(iteration, index, "e2e", "json")
 
     def reflection(self, iteration: int) -> Path:
+        """The iteration's reflections, one per candidate, as the policy wrote them."""
         return self.iteration_path(iteration) / "reflection.md"
+
+    def reflection_prompt(self, iteration: int, index: int = 0) -> Path:
+        return self._file(iteration, index, "reflection-prompt", "md")
+
+    def reflection_response(self, iteration: int, index: int = 0) -> Path:
+        return self._file(iteration, index, "reflection-response", "md")
 
     def candidate_indices(self, iteration: int) -> list[int]:
         """The candidates of an iteration that have a file, by index (candidate.py is 0, candidate-2.py is 1)."""
@@ -419,6 +471,14 @@ class RunFolder:
         self.iteration_dir(iteration)
         self.reflection(iteration).write_text(text)
 
+    def save_reflection_exchange(self, iteration: int, index: int, prompt: str, response: str) -> None:
+        """A reflection's prompt and the reply, where a model wrote it."""
+        self.iteration_dir(iteration)
+        if prompt:
+            self.reflection_prompt(iteration, index).write_text(prompt)
+        if response:
+            self.reflection_response(iteration, index).write_text(response)
+
     def info(self) -> RunInfo | None:
         """run.json, typed; None while it is missing or being written."""
         try:
@@ -498,6 +558,25 @@ class RunFolder:
     def proposals(self, events: list[dict] | None = None) -> list[ProposalEvent]:
         """Every proposal's event, in the order they were made (`events`: already read, not read again)."""
         return self._typed("proposal", events)
+
+    def reflections(self, events: list[dict] | None = None) -> list[ReflectionEvent]:
+        """Every reflection's event, in order."""
+        return self._typed("reflection", events)
+
+    def tokens(
+        self, price_in: float | None = None, price_out: float | None = None, events: list[dict] | None = None
+    ) -> Tokens:
+        """The tokens of every proposal and reflection so far, per run and per iteration (and their cost, where
+        a price is given). Counted from the events: a proposal asked again after a resume cost its tokens twice."""
+        events = self.events() if events is None else events
+        total = Tokens(price_in=price_in, price_out=price_out)
+        per: dict[str, TokenCount] = {}
+        for event in [*self.proposals(events), *self.reflections(events)]:
+            total.add(event.usage)
+            per.setdefault(str(event.iteration), TokenCount()).add(event.usage)
+        total = total.priced(price_in, price_out)
+        ordered = sorted(per.items(), key=lambda item: int(item[0]))
+        return total.model_copy(update={"per_iteration": {k: v.priced(price_in, price_out) for k, v in ordered}})
 
     def decisions(self, events: list[dict] | None = None) -> dict[int, DecideEvent]:
         """Each round's decision, by iteration (the last one, should a resumed run have decided a round twice)."""

@@ -173,7 +173,7 @@ def exports(path: str, stamp: int) -> dict[str, str | None]:
     return files
 
 
-STATUS_COLOUR = {"finished": "green", "running": "blue", "stopped": "orange", "starting": "gray"}
+STATUS_COLOUR = {"finished": "green", "running": "blue", "stopped": "orange", "starting": "gray", "failed": "red"}
 
 
 def status_badge(status: str) -> None:

@@ -29,6 +29,7 @@ from tools.runfolder import (
     RunFolder,
     RunInfo,
     Summary,
+    TokenCount,
     candidate_label,
     candidate_suffix,
     list_runs,
@@ -284,6 +285,15 @@ class IterationRow:
     vs_best_by_scope: dict[str, float] = field(default_factory=dict)
     shapes_timed: int = 0  # (shape, dtype) pairs timed in its decision scope
     shapes_planned: int = 0  # (shape, dtype) pairs the run times; more than timed: stopped early
+    # The endpoint's tokens for this candidate, its proposal and its reflection together; None where none reported.
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+    @property
+    def tokens(self) -> int | None:
+        if self.prompt_tokens is None and self.completion_tokens is None:
+            return None
+        return (self.prompt_tokens or 0) + (self.completion_tokens or 0)
 
     @property
     def suffix(self) -> str:
@@ -358,6 +368,10 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
     folder = RunFolder(run_dir)
     events = folder.events() if events is None else events
     proposals = {(e.iteration, e.index): e for e in folder.proposals(events)}
+    spent: dict[tuple[int, int], TokenCount] = {}
+    for e in [*proposals.values(), *folder.reflections(events)]:
+        if e.usage:
+            spent.setdefault((e.iteration, e.index), TokenCount()).add(e.usage)
     started = {(e["iteration"], e.get("index", 0)) for e in events if e["event"] == "evaluate_start"}
     decisions, commits = folder.decisions(events), folder.commits(events)
     baseline_end = next((e for e in reversed(events) if e["event"] == "baseline_end"), {})
@@ -409,9 +423,27 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
                     vs_best_by_scope=_by_scope(record, lambda r, s: r.geomean_speedup("incumbent", s)),
                     shapes_timed=timed,
                     shapes_planned=planned,
+                    prompt_tokens=spent[(iteration, index)].prompt_tokens if (iteration, index) in spent else None,
+                    completion_tokens=(
+                        spent[(iteration, index)].completion_tokens if (iteration, index) in spent else None
+                    ),
                 )
             )
     return rows
+
+
+def tokens_text(run: RunInfo) -> str | None:
+    """The run's tokens in a line, with their cost where prices were given; None where no endpoint reported any."""
+    tokens = run.tokens
+    if tokens is None or not tokens.calls:
+        return None
+    text = (
+        f"Tokens: {tokens.prompt_tokens:,} prompt + {tokens.completion_tokens:,} completion "
+        f"({tokens.prompt_tokens + tokens.completion_tokens:,}) in {tokens.calls} calls"
+    )
+    if tokens.cost is not None:
+        text += f"; cost {tokens.cost:.4f} at {tokens.price_in or 0:g} / {tokens.price_out or 0:g} per million"
+    return text
 
 
 def best_row(rows: list[IterationRow], run: RunInfo) -> IterationRow | None:
@@ -484,6 +516,7 @@ def iteration_table(rows: list[IterationRow]) -> list[dict]:
                 "scope": scope_label(r.scope) if r.scope else None,
                 "rule": r.rule,
                 "decision": r.reason,
+                "tokens": r.tokens,
             }
         )
     return table
@@ -661,6 +694,8 @@ def number_formats(columns) -> dict[str, str]:
             formats[name] = "%.4g"
         elif name.startswith("vs "):
             formats[name] = "%.3fx" if name.endswith((" low", " high")) else "%.2fx"
+        elif name == "tokens":
+            formats[name] = "%d"
     return formats
 
 
@@ -820,6 +855,9 @@ class IterationDetail:
     generated: list[GeneratedSource] = field(default_factory=list)
     commit_sha: str | None = None
     commit_message: str | None = None
+    reflection_prompt: str | None = None  # the reflection's exchange, where a model wrote it
+    reflection_response: str | None = None
+    reflection_model: str | None = None
 
 
 def _generated(record: EvalRecord | None) -> list[GeneratedSource]:
@@ -884,6 +922,11 @@ def iteration_detail(run_dir: Path, iteration: int, index: int = 0, rows: list[I
         generated=_generated(record),
         commit_sha=sha,
         commit_message=message,
+        reflection_prompt=_read_text(folder.reflection_prompt(iteration, index)),
+        reflection_response=_read_text(folder.reflection_response(iteration, index)),
+        reflection_model=next(
+            (e.model for e in folder.reflections(events) if (e.iteration, e.index) == (iteration, index)), None
+        ),
     )
 
 

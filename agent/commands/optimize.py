@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 from pathlib import Path
 
 from agent.commands.options import EDITABLE, OPERATORS, common, confinement_gate, runs_dir
@@ -38,6 +40,31 @@ def add_arguments(p) -> None:
         "--profile",
         action="store_true",
         help="run ncu on each version; the summary feeds the prompt (diagnosis only, never the decision)",
+    )
+    p.add_argument(
+        "--profile-best",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="profile each new best on its largest shape for the next prompt (default: wherever ncu is on PATH)",
+    )
+    p.add_argument(
+        "--history-tokens",
+        type=int,
+        default=12_000,
+        metavar="N",
+        help="llm: token budget (chars/4) of what a prompt carries of earlier iterations (default %(default)s)",
+    )
+    p.add_argument(
+        "--price-in",
+        type=float,
+        metavar="PRICE",
+        help="llm: price per million prompt tokens, for the run's cost (default: $AGENT_PRICE_IN)",
+    )
+    p.add_argument(
+        "--price-out",
+        type=float,
+        metavar="PRICE",
+        help="llm: price per million completion tokens (default: $AGENT_PRICE_OUT)",
     )
     p.add_argument(
         "--compile-timeout",
@@ -121,6 +148,10 @@ def run(args) -> int:
         compile_timeout_s=args.compile_timeout or None,
         start_source=str(Path(args.candidate).resolve()) if args.candidate else None,  # run.json: repo-relative
         profile=args.profile,
+        profile_best=args.profile_best,
+        history_tokens=args.history_tokens,
+        price_in=args.price_in if args.price_in is not None else _env_price("AGENT_PRICE_IN"),
+        price_out=args.price_out if args.price_out is not None else _env_price("AGENT_PRICE_OUT"),
         allow_unconfined=args.allow_unconfined,
         e2e=args.e2e,
         e2e_model=str(Path(args.e2e_model).resolve()) if args.e2e_model else None,  # a resume may start elsewhere
@@ -138,9 +169,18 @@ def run(args) -> int:
     return 0
 
 
-def _default_policy() -> str:
-    import os
+def _env_price(name: str) -> float | None:
+    """A price from the environment, or None; a value that is not a number is refused with its name."""
+    value = os.environ.get(name)
+    if not value:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        raise ValueError(f"${name}={value!r} is not a price per million tokens (a number, e.g. 3.0)") from None
 
+
+def _default_policy() -> str:
     return "llm" if os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY") else "search"
 
 

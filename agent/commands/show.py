@@ -166,10 +166,20 @@ def final_summary(run: dict, runs_dir: Path, console) -> None:
         return (f"{gbps / 1e3:.2f} TB/s" if gbps else "-") + (f", {fraction:.2f} of copy" if fraction else "")
 
     console.rule(f"run {run['run_id']}: {run['status']}")
-    console.print(f"stopped because: {run.get('stop_reason')}")
+    if run["status"] == "failed":
+        console.print(f"[red]failed: {run.get('stop_reason')}[/red]")
+    else:
+        console.print(f"stopped because: {run.get('stop_reason')}")
     console.print(f"start (median shape): {line(start)}")
     console.print(f"best  (median shape): {line(best)} at iteration {best.get('iteration', 0)}")
     console.print(f"commits: {len(run.get('commits', []))} on branch {run.get('branch')}")
+    tokens = run.get("tokens") or {}
+    if tokens.get("calls"):
+        cost = tokens.get("cost")
+        console.print(
+            f"tokens: {tokens['prompt_tokens']:,} prompt + {tokens['completion_tokens']:,} completion "
+            f"in {tokens['calls']} calls" + (f", cost {cost:.4f} at the prices given" if cost is not None else "")
+        )
     console.print(f"run folder: {runs_dir / run['run_id']}")
     where = "" if runs_dir.resolve() == Path(RUNS_DIR).resolve() else f" --runs-dir {runs_dir}"
     console.print(f"next: agent export {run['run_id']}{where}   |   agent adopt {run['run_id']}{where}")

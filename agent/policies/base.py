@@ -17,6 +17,9 @@ class Attempt:
     config: dict | None = None
     geomean_vs_best: float | None = None
     median_fraction_of_copy: float | None = None
+    index: int = 0  # candidate within its round
+    failure: str = ""  # what the judge said went wrong: compiler lines, or the first wrong check (agent/failures.py)
+    reflection: str = ""  # the policy's reflection on it, once written
 
 
 @dataclass
@@ -27,10 +30,13 @@ class ProposalContext:
     spec_text: str  # the op's signature and docstring
     best_source: str
     best_summary: str  # per-shape table of the current best (errors, timings, % of copy)
-    profile_summary: str
-    hardware: str
+    profile_summary: str  # profiler findings for the current best, on its largest shape ("" when none)
+    hardware: str  # notes on the device present (prompts.hardware_notes)
     attempts: list[Attempt] = field(default_factory=list)
     k: int = 1
+    # Each recent attempt's diff against the best of its time, by candidate label ("7", "7.2").
+    diffs: dict[str, str] = field(default_factory=dict)
+    history_tokens: int = 12_000  # budget of the earlier-iterations part of a prompt (RunConfig.history_tokens)
 
 
 @dataclass
@@ -57,6 +63,8 @@ class ReflectionContext:
     message: str
     summary: str  # measured numbers of this iteration against the best
     attempts: list[Attempt] = field(default_factory=list)
+    failure: str = ""  # the judge's failure lines for this attempt ("" when it passed every check)
+    diff: str = ""  # this attempt's diff against the best of its time
 
 
 @dataclass

@@ -6,6 +6,9 @@ file in a ```python block that parses and defines the op's entry point with an
 `out` parameter; otherwise the model is told what was wrong, in the same
 conversation, at most `max_reasks` times (counted in `Proposal.reasks`).
 
+A proposal's prompt carries the earlier iterations within a token budget (agent/policies/history.py):
+a table of every attempt, the reflections, the failure lines and the latest diffs, the oldest cut first.
+
 Transport failures (429, 5xx, timeouts, refused connections) are retried by the
 openai client itself, with exponential backoff, `max_retries` times; after that a
 RuntimeError names the endpoint and the last error, and the loop records it.
@@ -22,14 +25,17 @@ from dataclasses import dataclass
 import openai
 
 import prompts
+from agent.policies import history
 from agent.policies.base import Attempt, Proposal, ProposalContext, Reflection, ReflectionContext
 
 log = logging.getLogger(__name__)
 
 # Writing a whole kernel file can take a reasoning model minutes; a hung connection must still end.
 DEFAULT_TIMEOUT_S = 300.0
-# Older attempts add tokens but rarely change the next proposal.
+# The reflection prompt lists this many recent attempts; a proposal's history has its own budget
+# (agent/policies/history.py, RunConfig.history_tokens).
 MAX_ATTEMPTS_SHOWN = 10
+REFLECTION_DIFF_LINES = 120  # the reflected attempt's diff, its head beyond this
 RATIONALE_MAX_CHARS = 300
 
 # A closed fenced block: the info string (language tag) and the body.
@@ -151,12 +157,20 @@ def _as_markdown(messages: list[dict]) -> str:
     return "\n\n".join(f"## {m['role']}\n\n{m['content'].strip()}" for m in messages) + "\n"
 
 
-def _hardware_text(value: str) -> str:
-    # The loop passes a target name ("cuda"/"maca"); anything else is taken as a description already.
-    try:
-        return prompts.hardware_notes(value)
-    except ValueError:
-        return value
+def _conversation(op: str, backend: str, template: str, **values: object) -> list[dict]:
+    """The messages of one exchange, proposal or reflection alike: the system prompt, then `template` rendered."""
+    return [
+        {"role": "system", "content": prompts.render("system.md.j2", op=op, backend=backend)},
+        {"role": "user", "content": prompts.render(template, op=op, backend=backend, **values)},
+    ]
+
+
+def _clip_diff(diff: str) -> str:
+    """A diff for the reflection prompt: whole up to REFLECTION_DIFF_LINES lines, then its head only."""
+    lines = diff.splitlines()
+    if len(lines) <= REFLECTION_DIFF_LINES:
+        return diff
+    return "\n".join([*lines[:REFLECTION_DIFF_LINES], f"... ({len(lines) - REFLECTION_DIFF_LINES} more lines)"])
 
 
 class LLMPolicy:
@@ -218,23 +232,19 @@ class LLMPolicy:
         return proposals
 
     def reflect(self, context: ReflectionContext) -> Reflection:
-        messages = [
-            {"role": "system", "content": prompts.render("system.md.j2", op=context.op, backend=context.backend)},
-            {
-                "role": "user",
-                "content": prompts.render(
-                    "reflect.md.j2",
-                    op=context.op,
-                    backend=context.backend,
-                    iteration=context.iteration,
-                    rationale=context.rationale,
-                    outcome=context.outcome,
-                    message=context.message,
-                    summary=context.summary,
-                    attempts=self._recent(context.attempts),
-                ),
-            },
-        ]
+        messages = _conversation(
+            context.op,
+            context.backend,
+            "reflect.md.j2",
+            iteration=context.iteration,
+            rationale=context.rationale,
+            outcome=context.outcome,
+            message=context.message,
+            summary=context.summary,
+            failure=context.failure,
+            diff=_clip_diff(context.diff),
+            attempts=self._recent(context.attempts),
+        )
         reply = self._chat(messages)
         return Reflection(
             text=reply.text.strip() or "(the model gave an empty reflection)",
@@ -250,27 +260,23 @@ class LLMPolicy:
             "backend": context.backend,
             "signature": entry_signature(context.best_source, context.op),
         }
-        messages = [
-            {"role": "system", "content": prompts.render("system.md.j2", op=context.op, backend=context.backend)},
-            {
-                "role": "user",
-                "content": prompts.render(
-                    "propose.md.j2",
-                    **fixed,
-                    iteration=context.iteration,
-                    spec_text=context.spec_text,
-                    best_source=context.best_source,
-                    best_summary=context.best_summary,
-                    profile_summary=context.profile_summary,
-                    attempts=self._recent(context.attempts),
-                    guide=prompts.backend_guide(context.backend),
-                    hardware=_hardware_text(context.hardware),
-                    k=context.k,
-                    candidate=candidate,
-                    siblings=siblings,
-                ),
-            },
-        ]
+        messages = _conversation(
+            context.op,
+            context.backend,
+            "propose.md.j2",
+            signature=fixed["signature"],
+            iteration=context.iteration,
+            spec_text=context.spec_text,
+            best_source=context.best_source,
+            best_summary=context.best_summary,
+            profile_summary=context.profile_summary,
+            history=history.fit(context.attempts, context.diffs, context.history_tokens),
+            guide=prompts.backend_guide(context.backend),
+            hardware=context.hardware,
+            k=context.k,
+            candidate=candidate,
+            siblings=siblings,
+        )
         usage: dict | None = None
         reasks = 0
         while True:

@@ -1,9 +1,13 @@
-"""The loop's parts on their own: the commit message, and the decide node over records in a run folder."""
+"""The loop's parts on their own: the commit message, the decide node over records in a run folder, and the
+hardware notes of the device present."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
+import prompts
 from agent.config import RunConfig
 from agent.graph import Deps, build_graph, decide_node
 from agent.policies.base import Proposal
@@ -78,3 +82,61 @@ def test_the_graph_has_the_loops_nodes_each_given_its_dependencies(tmp_path):
     deps, _ = _round(tmp_path, [[(1.0, 0.01, 1.0, 0.01)]], ["ok"])
     nodes = set(build_graph(deps).get_graph().nodes)
     assert nodes == {"__start__", "baseline", "propose", "evaluate", "decide", "commit", "reflect", "__end__"}
+
+
+# ---------------------------------------------------------------------------------------------- hardware notes
+
+
+def _properties(name: str, sms: int, l2_mib: int, clock_khz: int = 0, bus_bits: int = 0):
+    """torch.cuda.get_device_properties's stand-in: the driver's figures of a device that is not here."""
+
+    def properties(index: int) -> SimpleNamespace:
+        return SimpleNamespace(
+            name=name,
+            multi_processor_count=sms,
+            L2_cache_size=l2_mib * 2**20,
+            total_memory=80 * 2**30,
+            memory_clock_rate=clock_khz,
+            memory_bus_width=bus_bits,
+            major=9,
+            minor=0,
+        )
+
+    return properties
+
+
+def _notes(tmp_path, properties, device="cuda") -> str:
+    config = RunConfig(op="rope", backend="tilelang", device=device)
+    deps = Deps(config=config, policy=None, folder=None, workspace=None, device_properties=properties)
+    return prompts.hardware_notes(deps.device, "cuda")
+
+
+@pytest.mark.parametrize(
+    "name, sms, l2, curated",
+    [
+        ("NVIDIA H100 80GB HBM3", 132, 50, "# NVIDIA H100"),
+        ("NVIDIA A100-SXM4-80GB", 108, 40, "# NVIDIA A100"),
+        ("NVIDIA L40S", 142, 96, "No curated notes for this GPU"),
+    ],
+)
+def test_the_hardware_notes_name_the_device_present_and_never_the_h200_for_another(tmp_path, name, sms, l2, curated):
+    notes = _notes(tmp_path, _properties(name, sms, l2, clock_khz=2_619_000, bus_bits=5120))
+    assert f"**{name}**" in notes
+    assert f"{sms} SMs" in notes and f"L2 cache: {l2}.0 MiB" in notes
+    assert "5120-bit bus at 2619 MHz: about 3.35 TB/s peak" in notes
+    assert curated in notes
+    assert "H200" not in notes
+
+
+def test_the_h200_gets_its_own_notes_and_every_gpu_the_judges_l2_flush_as_it_is():
+    notes = _notes(None, _properties("NVIDIA H200", 132, 60))
+    assert "# NVIDIA H200" in notes
+    # The judge flushes L2 before each batch (tools/evaluator/benchmark.py: Batch refill), not before every call.
+    assert "L2 is flushed before each batch of calls (the judge writes a buffer twice the L2's size)" in notes
+    assert "(driver's count" not in notes  # the H100's note on SXM and PCIe parts is the H100's only
+
+
+def test_on_the_cpu_the_notes_say_so_and_that_timings_are_not_performance_figures():
+    notes = _notes(None, _properties("NVIDIA H200", 132, 60), device="cpu")
+    assert "The device is a CPU" in notes and "not performance figures" in notes
+    assert "H200" not in notes

@@ -16,6 +16,7 @@ import prompts
 from agent.policies.base import Attempt, ProposalContext, ReflectionContext
 from agent.policies.llm import LLMPolicy, extract_reply
 from tests.agent.fake_openai import FakeOpenAI, Reply, Stall, Status
+from tools.env import DeviceFacts
 
 ROOT = Path(__file__).resolve().parents[2]
 BEST = (ROOT / "kernels/rope/tilelang.py").read_text()
@@ -26,6 +27,7 @@ ATTEMPTS = [
     Attempt(1, "threads 128 -> 256", "rejected", "0.97x geomean vs best", {"block_rows": 64, "threads": 256}, 0.97),
     Attempt(2, "vectorise the table loads", "failed", "compile: unknown intrinsic T.load_vec at line 41"),
 ]
+HARDWARE = prompts.hardware_notes(DeviceFacts("NVIDIA H100 80GB HBM3", sm_count=132, l2_bytes=50 * 2**20))
 # Fast retries: the fake server tells the client to wait 10 ms instead of its exponential backoff.
 QUICK_RETRY = {"retry-after-ms": "10"}
 
@@ -43,7 +45,7 @@ def make_context(**overrides) -> ProposalContext:
         "best_source": BEST,
         "best_summary": "| shape | GB/s | % of copy |\n|---|---|---|\n| llama3-8b/prefill16384/q | 2119 | 59% |",
         "profile_summary": "dram__throughput 61% of peak; 4-element accesses",
-        "hardware": "cuda",
+        "hardware": HARDWARE,
         "attempts": list(ATTEMPTS),
         "k": 1,
     }
@@ -208,9 +210,9 @@ def test_propose_prompt_carries_spec_best_results_attempts_guide_and_hardware(se
     for attempt in ATTEMPTS:
         assert attempt.rationale in prompt
         assert attempt.message in prompt
-    assert "0.97x vs best" in prompt
+    assert "| 0.97x |" in prompt  # the attempts' table
     assert prompts.backend_guide(backend).strip() in prompt
-    assert prompts.hardware_notes("cuda").strip() in prompt
+    assert HARDWARE.strip() in prompt
     assert "def rope(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor, *, out: torch.Tensor | None=None)" in prompt
     assert "Rationale: " in prompt  # the reply format
     assert prompt.strip() in proposal.prompt
@@ -266,3 +268,23 @@ def test_missing_model_or_key_is_a_value_error(monkeypatch):
         LLMPolicy(None, api_key="test")
     with pytest.raises(ValueError, match="OPENAI_API_KEY"):
         LLMPolicy("fake-model")
+
+
+def test_a_failed_attempts_reflection_prompt_carries_its_failure_and_diff(server, make_policy):
+    server.script = [Reply("It failed.\nNext: revert.")]
+    context = ReflectionContext(
+        op="rope",
+        backend="tilelang",
+        iteration=2,
+        rationale="vectorise",
+        outcome="failed",
+        message="failed at compile",
+        summary="",
+        failure="failed at compile:\nerror: unknown intrinsic T.load_vec",
+        diff="-a\n+b\n",
+    )
+    reflection = make_policy().reflect(context)
+    [prompt] = user_messages(server.requests[0])
+    assert "unknown intrinsic T.load_vec" in prompt and "-a\n+b" in prompt
+    assert "starts with `Next:`" in prompt
+    assert reflection.model == "fake-model" and prompt in reflection.prompt

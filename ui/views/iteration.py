@@ -248,7 +248,10 @@ with tabs[5]:
             pd.DataFrame([p.model_dump(exclude={"raw"}) for p in record.profile]), hide_index=True, width="stretch"
         )
     if not detail.profile and not (record and record.profile):
-        st.caption("Not profiled: `agent optimize --profile` runs ncu (mcProfiler on MetaX) on each version.")
+        st.caption(
+            "Not profiled: the loop profiles each new best where ncu is on PATH (`--profile-best`), and "
+            "`agent optimize --profile` runs ncu on every version."
+        )
 
 with tabs[6]:
     if detail.reflection and detail.reflection.strip():
@@ -257,6 +260,13 @@ with tabs[6]:
         st.caption("Nothing to reflect on: this step taught nothing its decision above does not say.")
     else:
         st.caption("No reflection yet.")
+    if detail.reflection_model:
+        st.caption(f"Written by {detail.reflection_model}.")
+    exchange = (("Reflection prompt", detail.reflection_prompt), ("Reflection reply", detail.reflection_response))
+    for title, text in exchange:
+        if text is not None:
+            with st.expander(title):
+                st.code(text, language="markdown", wrap_lines=True, height=420)
 
 with tabs[7]:
     if record is None:

@@ -36,8 +36,13 @@ if summary.status == "running":
         f"{common.when(last.get('time'))}. Refresh to see new iterations; `agent resume {run_id}` continues a "
         "killed run."
     )
+elif summary.status == "failed":
+    st.error(f"Failed: {summary.stop_reason or 'no reason recorded'}")
 elif summary.stop_reason:
     st.caption(f"Stopped because: {summary.stop_reason}")
+tokens = data.tokens_text(run.info)
+if tokens:
+    st.caption(tokens)
 
 start_gbps = data.median_gbps(run.start)
 start_scope = run.start.decision_scope() if run.start else None
