@@ -134,9 +134,14 @@ def interpreter_paths() -> list[Path]:
 
 
 def can_separate(extra: list[Path]) -> tuple[bool, list[str]]:
-    """(uid separation possible, the paths that prevent it): root, and everything readable by other users."""
+    """(uid separation possible, the paths that prevent it): root, and a sandbox that binds what runners read
+    (tools/evaluator/sandbox.py), or without one everything readable by other users."""
     if not is_root():
         return False, []
+    from tools.evaluator import sandbox
+
+    if sandbox.setup().mode == "namespaces":
+        return True, []
     blockers = separation_blockers([*interpreter_paths(), *extra])
     return not blockers, blockers
 

@@ -22,6 +22,7 @@ import os
 import pwd
 import shutil
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -185,11 +186,69 @@ def ensure_user() -> str | None:
     return USER if result.returncode == 0 else None
 
 
-def user_can_run_python(user: str) -> bool:
-    probe = subprocess.run(
-        ["runuser", "-u", user, "--", sys.executable, "-c", "import torch"], capture_output=True, timeout=300
-    )
-    return probe.returncode == 0
+def hidden_ancestors(paths: list[Path]) -> list[Path]:
+    """The topmost folders above `paths` that other users may not enter (pyenv under /root, say)."""
+    found: list[Path] = []
+    for path in paths:
+        for folder in reversed(Path(path).parents):
+            if folder != Path("/") and not os.stat(folder).st_mode & stat.S_IXOTH:
+                if folder not in found:
+                    found.append(folder)
+                break
+    return found
+
+
+def interpreter_view() -> list[str] | None:
+    """A command prefix (for root) under which another user can run this interpreter, leaving the host as it is.
+
+    Where a folder above the interpreter is closed to other users (/root, mode 700), a mount namespace of
+    bubblewrap's replaces it with an empty traversable folder in which only the interpreter's paths are
+    bound; the rest of the file system is the host's. [] where nothing is closed; None where something is
+    and there is no bubblewrap to make the view.
+    """
+    from tools.evaluator import sandbox
+
+    needed = [Path(sys.executable), *sandbox.code_paths()]
+    closed = hidden_ancestors(needed)
+    if not closed:
+        return []
+    binary = sandbox.bwrap_binary()
+    if binary is None:
+        return None
+    args = [binary, "--dev-bind", "/", "/"]
+    made: set[Path] = set()
+    for folder in closed:
+        args += ["--perms", "0755", "--tmpfs", str(folder)]
+        made.add(folder)
+        for path in sorted((p for p in needed if folder in p.parents), key=lambda p: len(p.parts)):
+            if any(bound == path or bound in path.parents for bound in made - set(closed)):
+                continue
+            target = path if path.is_dir() else path.parent
+            for parent in reversed(target.parents):
+                if folder in parent.parents and parent not in made:
+                    args += ["--perms", "0755", "--dir", str(parent)]
+                    made.add(parent)
+            args += ["--ro-bind", str(target), str(target)]
+            made.add(target)
+    return [*args, "--"]
+
+
+def as_user(user: str, command: list[str]) -> list[str]:
+    """`command` run as `user` (by root), through `interpreter_view` where the host hides the interpreter."""
+    view = interpreter_view()
+    if view is None:
+        raise RuntimeError(f"{user} cannot reach {sys.executable} and there is no bubblewrap to show it")
+    return [*view, "runuser", "-u", user, "--", *command]
+
+
+def user_can_run_python(user: str) -> tuple[bool, str]:
+    """Whether `user` can run this interpreter (through `interpreter_view`), and why not."""
+    try:
+        command = as_user(user, [sys.executable, "-c", "import torch"])
+    except RuntimeError as err:
+        return False, str(err)
+    probe = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    return probe.returncode == 0, probe.stderr.strip()[-300:]
 
 
 class Listener:
@@ -300,7 +359,7 @@ def judge(attack: str, mode: str, user: str | None, *, env: dict[str, str] | Non
         script = " ".join(f"'{part}'" for part in command) + "; true"  # the shell stays the judge's parent
         runner = ["bash", "-c", script]
         if user is not None and os.geteuid() == 0:
-            runner = ["runuser", "-u", user, "--", "env", *[f"{k}={v}" for k, v in shell_env.items()], *runner]
+            runner = as_user(user, ["env", *[f"{k}={v}" for k, v in shell_env.items()], *runner])
         started = time.monotonic()
         subprocess.run(runner, env=shell_env, cwd=str(work), timeout=600, capture_output=True)
         seconds = time.monotonic() - started

@@ -70,7 +70,7 @@ def main(argv: list[str]) -> int:
         for who in (None, user):
             if who is None and os.geteuid() != 0:
                 continue
-            if who is not None and not attacks.user_can_run_python(who):
+            if who is not None and not attacks.user_can_run_python(who)[0]:
                 continue
             outcome = attacks.judge("all", mode, who)
             columns.append((mode, "root" if who is None else "user", outcome))

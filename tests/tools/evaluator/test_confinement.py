@@ -22,8 +22,11 @@ pytestmark = pytest.mark.xdist_group("confinement")
 @pytest.fixture(scope="module")
 def user():
     name = attacks.ensure_user()
-    if name is None or not attacks.user_can_run_python(name):
-        pytest.skip("needs root to create a user who can run this interpreter")
+    if name is None:
+        pytest.skip("needs root to create an unprivileged user")
+    works, why = attacks.user_can_run_python(name)
+    if not works:
+        pytest.skip(f"{name} cannot run this interpreter: {why}")
     return name
 
 
