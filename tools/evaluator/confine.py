@@ -88,6 +88,9 @@ CACHE_VARIABLES = {
     "TORCH_EXTENSIONS_DIR": "torch_extensions",  # maca_cpp builds (kernels/cpp_support.py)
     "XDG_CACHE_HOME": "xdg",
 }
+# What stays of a runner's HOME after it ended: the compile caches (NineToothed keeps its generated code in
+# ~/.ninetoothed, whatever the variables say). Anything else it wrote there goes with it.
+CACHE_FOLDERS = frozenset({*CACHE_VARIABLES.values(), ".ninetoothed"})
 
 
 def is_root() -> bool:
@@ -242,11 +245,20 @@ def copy_cache(cache_key: str) -> str:
         return cache_key  # in use: prepare() starts this runner cold, as before
     try:
         copy = Path(tempfile.mkdtemp(prefix=f"{cache_key}{COPY_MARK}{os.getpid()}-", dir=caches))
-        if source.is_dir():
-            shutil.copytree(source, copy, symlinks=True, dirs_exist_ok=True)
+        if source.is_dir():  # regular files, folders and links only: a FIFO a runner left would block the copy
+            shutil.copytree(source, copy, symlinks=True, dirs_exist_ok=True, ignore=_special_files)
     finally:
         os.close(lock)
     return copy.name
+
+
+def _special_files(folder: str, names: list[str]) -> set[str]:
+    special = set()
+    for name in names:
+        mode = os.lstat(os.path.join(folder, name)).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+            special.add(name)
+    return special
 
 
 def _sweep(base: Path) -> None:
@@ -268,6 +280,7 @@ def release(identity: Identity) -> None:
         kill_uid(identity.uid)
         if identity.home.exists():
             _chown_tree(identity.home, os.geteuid())
+    _keep_caches_only(identity.home)
     shutil.rmtree(identity.scratch, ignore_errors=True)
     if COPY_MARK in identity.key:
         shutil.rmtree(identity.home, ignore_errors=True)
@@ -275,6 +288,22 @@ def release(identity: Identity) -> None:
     if identity._lock is not None:
         os.close(identity._lock)
         identity._lock = None
+
+
+def _keep_caches_only(home: Path) -> None:
+    """Everything in a runner's HOME but its compile caches (CACHE_FOLDERS) goes: a later runner of the same
+    file reads its compile cache, and nothing else a runner left."""
+    try:
+        entries = list(os.scandir(home))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name in CACHE_FOLDERS and entry.is_dir(follow_symlinks=False):
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+        else:
+            Path(entry.path).unlink(missing_ok=True)
 
 
 def kill_uid(uid: int) -> int:
