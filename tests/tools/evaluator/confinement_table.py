@@ -14,8 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,6 +30,12 @@ ROWS = (
     ("write the checkout's .git", lambda o: o.changed.get(".git")),
     ("write the incumbent kernel file", lambda o: o.changed.get("incumbent")),
     ("write the interpreter's site-packages", lambda o: o.changed.get("site-packages")),
+    ("write the incumbent's compile cache", lambda o: o.changed.get("incumbent's compile cache")),
+    (
+        "read a world-readable file under /opt or /var/lib",
+        lambda o: any(v for k, v in o.report.items() if k.startswith("read a host file")),
+    ),
+    ("read what another file's runner left in its cache", lambda o: o.report.get("read an earlier runner's cache")),
     ("signal or renice processes outside its own", lambda o: (o.report.get("signal others") or 0) > 0),
     ("leave a forking daemon running", lambda o: o.survivors > 0),
 )
@@ -72,7 +80,14 @@ def main(argv: list[str]) -> int:
                 continue
             if who is not None and not attacks.user_can_run_python(who)[0]:
                 continue
-            outcome = attacks.judge("all", mode, who)
+            shared = Path(tempfile.mkdtemp(prefix="kw-confine-runners-"))
+            try:  # a first file leaves something in its cache; the second, another file, tries to read it
+                earlier = attacks.judge("all", mode, who, runner_dir=shared)
+                left = earlier.report.get("planted")
+                reads = {"an earlier runner's cache": left} if left else {}
+                outcome = attacks.judge("all", mode, who, runner_dir=shared, reads=reads)
+            finally:
+                shutil.rmtree(shared, ignore_errors=True)
             columns.append((mode, "root" if who is None else "user", outcome))
     costs = {
         mode: (start_seconds(mode, args.starts, True), start_seconds(mode, args.starts, False))
