@@ -126,8 +126,18 @@ def _pth_folders(site_dir: Path) -> list[Path]:
     return found
 
 
+def _environment() -> tuple[str, ...]:
+    """The variables the view is found from: it is worked out once per distinct set (it reads folders)."""
+    return tuple(os.environ.get(name, "") for name in ("PYTHONPATH", "LD_LIBRARY_PATH", "PATH", *TOOLKIT_VARIABLES))
+
+
 def python_paths() -> list[Path]:
     """The interpreter, its standard library, headers and installed packages (and what editable installs map)."""
+    return list(_python_paths(_environment()))
+
+
+@functools.lru_cache(maxsize=8)
+def _python_paths(_environment: tuple[str, ...]) -> tuple[Path, ...]:
     paths = [Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix), Path(sys.executable).parent]
     for key in ("stdlib", "platstdlib", "purelib", "platlib", "include", "platinclude"):
         value = sysconfig.get_paths().get(key)
@@ -140,11 +150,16 @@ def python_paths() -> list[Path]:
     for folder in sites:
         paths += _pth_folders(folder) + _editable_targets(folder)
     paths += [Path(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    return [p for p in paths if p.is_dir() and not _checkout(p) and not _checkout(p.resolve())]
+    return tuple(p for p in paths if p.is_dir() and not _checkout(p) and not _checkout(p.resolve()))
 
 
 def toolkit_paths() -> list[Path]:
     """Toolkits outside /usr that the runners' environment names: CUDA_HOME and friends, LD_LIBRARY_PATH, nvcc."""
+    return list(_toolkit_paths(_environment()))
+
+
+@functools.lru_cache(maxsize=8)
+def _toolkit_paths(_environment: tuple[str, ...]) -> tuple[Path, ...]:
     paths = [Path(os.environ[name]) for name in TOOLKIT_VARIABLES if os.environ.get(name)]
     paths += [Path(p) for p in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p]
     for tool in TOOLS:
@@ -152,7 +167,7 @@ def toolkit_paths() -> list[Path]:
         if found:
             binary = Path(found).resolve()
             paths.append(binary.parent.parent if binary.parent.name == "bin" else binary.parent)
-    return [p for p in paths if p.is_dir() and not _checkout(p)]
+    return tuple(p for p in paths if p.is_dir() and not _checkout(p))
 
 
 def code_paths() -> list[Path]:
@@ -196,10 +211,6 @@ def view(*, writable: tuple[Path, ...] = (), readable: tuple[Path, ...] = ()) ->
     return [m for m in mounts if not (m.path in seen or seen.add(m.path))]
 
 
-def _under(path: Path, folder: Path) -> bool:
-    return folder in path.parents
-
-
 def bwrap_args(binary: str, *, writable: tuple[Path, ...] = (), readable: tuple[Path, ...] = (), probe=False):
     """The bubblewrap command line (up to the `--` before the command): see the module docstring.
 
@@ -232,7 +243,7 @@ def bwrap_args(binary: str, *, writable: tuple[Path, ...] = (), readable: tuple[
             args += ["--symlink", mount.target, mount.path]
             made.add(path)
             continue
-        if mount.kind == "ro" and any(path == b or _under(path, b) for b in bound):
+        if mount.kind == "ro" and any(path.is_relative_to(b) for b in bound):
             continue  # inside a folder bound already
         ensure_parents(path)
         how = {"ro": "--ro-bind", "rw": "--bind", "device": "--dev-bind"}[mount.kind]
