@@ -400,8 +400,9 @@ class Setup:
 
     @property
     def runners_fenced(self) -> bool:
-        """Whether runners that share one sandbox cannot reach each other's folders: a uid each, or Landlock."""
-        return self.mode != "none" and (self.uid_per_runner or self.mechanisms.landlock_abi > 0)
+        """Whether a zygote's runners may share its sandbox: they cannot reach each other's folders (a uid
+        each, or Landlock), or there is no sandbox to share."""
+        return self.mode != "namespaces" or self.uid_per_runner or self.mechanisms.landlock_abi > 0
 
     def wrap(self, readable: tuple[Path, ...] = (), writable: tuple[Path, ...] | None = None) -> list[str]:
         """The command prefix that starts a process in this setup's sandbox (empty without one).
