@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -56,13 +57,27 @@ for i in range({starts} + 1):
     runner.close()
 print(json.dumps(seconds[1:]))  # the first pays for the zygote
 """
-    import subprocess
-
     env = dict(os.environ, KW_CONFINEMENT=mode, KW_RUNNER_ZYGOTE="1" if zygote else "0")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=900)
     if out.returncode != 0:
         raise RuntimeError(out.stderr[-600:])
     return statistics.median(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def sandbox_start_ms(starts: int = 25) -> float | None:
+    """Median milliseconds to start `/bin/true` in the runners' sandbox and see it exit (None without one)."""
+    from tools.evaluator import sandbox
+
+    setup = sandbox.setup()
+    if setup.mode != "namespaces":
+        return None
+    command = [*setup.wrap(), "/bin/true"]
+    seconds = []
+    for _ in range(starts):
+        started = time.perf_counter()
+        subprocess.run(command, check=True)
+        seconds.append(time.perf_counter() - started)
+    return 1000 * statistics.median(seconds)
 
 
 def main(argv: list[str]) -> int:
@@ -104,6 +119,9 @@ def main(argv: list[str]) -> int:
         + " |"
     )
     print("\n".join(lines))
+    sandbox_ms = sandbox_start_ms()
+    if sandbox_ms is not None:
+        print(f"\nthe sandbox alone (bwrap ... -- /bin/true), median of 25: {sandbox_ms:.1f} ms")
     if args.json:
         args.json.write_text(
             json.dumps(
@@ -113,6 +131,7 @@ def main(argv: list[str]) -> int:
                         for m, w, o in columns
                     ],
                     "start_seconds": costs,
+                    "sandbox_start_ms": sandbox_ms,
                     "measured": time.strftime("%Y-%m-%d"),
                 },
                 indent=1,
