@@ -88,6 +88,9 @@ CACHE_VARIABLES = {
     "TORCH_EXTENSIONS_DIR": "torch_extensions",  # maca_cpp builds (kernels/cpp_support.py)
     "XDG_CACHE_HOME": "xdg",
 }
+# What stays of a runner's HOME after it ended: the compile caches (NineToothed keeps its generated code in
+# ~/.ninetoothed, whatever the variables say). Anything else it wrote there goes with it.
+CACHE_FOLDERS = frozenset({*CACHE_VARIABLES.values(), ".ninetoothed"})
 
 
 def is_root() -> bool:
@@ -134,9 +137,14 @@ def interpreter_paths() -> list[Path]:
 
 
 def can_separate(extra: list[Path]) -> tuple[bool, list[str]]:
-    """(uid separation possible, the paths that prevent it): root, and everything readable by other users."""
+    """(uid separation possible, the paths that prevent it): root, and a sandbox that binds what runners read
+    (tools/evaluator/sandbox.py), or without one everything readable by other users."""
     if not is_root():
         return False, []
+    from tools.evaluator import sandbox
+
+    if sandbox.setup().mode == "namespaces":
+        return True, []
     blockers = separation_blockers([*interpreter_paths(), *extra])
     return not blockers, blockers
 
@@ -237,11 +245,20 @@ def copy_cache(cache_key: str) -> str:
         return cache_key  # in use: prepare() starts this runner cold, as before
     try:
         copy = Path(tempfile.mkdtemp(prefix=f"{cache_key}{COPY_MARK}{os.getpid()}-", dir=caches))
-        if source.is_dir():
-            shutil.copytree(source, copy, symlinks=True, dirs_exist_ok=True)
+        if source.is_dir():  # regular files, folders and links only: a FIFO a runner left would block the copy
+            shutil.copytree(source, copy, symlinks=True, dirs_exist_ok=True, ignore=_special_files)
     finally:
         os.close(lock)
     return copy.name
+
+
+def _special_files(folder: str, names: list[str]) -> set[str]:
+    special = set()
+    for name in names:
+        mode = os.lstat(os.path.join(folder, name)).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+            special.add(name)
+    return special
 
 
 def _sweep(base: Path) -> None:
@@ -263,6 +280,7 @@ def release(identity: Identity) -> None:
         kill_uid(identity.uid)
         if identity.home.exists():
             _chown_tree(identity.home, os.geteuid())
+    _keep_caches_only(identity.home)
     shutil.rmtree(identity.scratch, ignore_errors=True)
     if COPY_MARK in identity.key:
         shutil.rmtree(identity.home, ignore_errors=True)
@@ -270,6 +288,22 @@ def release(identity: Identity) -> None:
     if identity._lock is not None:
         os.close(identity._lock)
         identity._lock = None
+
+
+def _keep_caches_only(home: Path) -> None:
+    """Everything in a runner's HOME but its compile caches (CACHE_FOLDERS) goes: a later runner of the same
+    file reads its compile cache, and nothing else a runner left."""
+    try:
+        entries = list(os.scandir(home))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name in CACHE_FOLDERS and entry.is_dir(follow_symlinks=False):
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+        else:
+            Path(entry.path).unlink(missing_ok=True)
 
 
 def kill_uid(uid: int) -> int:
@@ -479,6 +513,8 @@ def enter(
     os.environ.pop("PWD", None)  # a sandbox's start sets it; a forked runner has none
     facts["no_new_privs"] = True
     facts["python"] = sys.version.split()[0]
+    if policy.get("capabilities") is False:
+        facts["capabilities"] = _drop_capabilities(libc)
     if policy.get("landlock"):
         facts["landlock"] = _landlock(policy, [scratch, *([home] if home else [])])
     if policy.get("seccomp"):
@@ -581,7 +617,14 @@ def _tasks_of(uid: int) -> int:
 
 
 def _landlock(policy: dict, own: list[str]) -> str:
-    """Landlock over this process and what it starts; the ABI it had, or why there was none."""
+    """Landlock over this process and what it starts; the ABI it had, or why there was none.
+
+    Reads: the policy's list (tools/evaluator/sandbox.py `view`); /proc, to read (CUDA and torch read their
+    own entries; another process's environment or memory also takes ptrace rights, which Landlock and the
+    dropped capabilities withhold), and this process's own /proc entry to write (cuInit names its threads
+    through /proc/<pid>/task/<tid>/comm, opened with O_TRUNC: without it, error 304). Writes: its own
+    folders, the device nodes it needs (opened read-write and ioctl'd), /dev/shm for a trusted runner only.
+    """
     try:
         from py_landlock import AccessFs, Landlock
     except ImportError as err:
@@ -598,21 +641,56 @@ def _landlock(policy: dict, own: list[str]) -> str:
     everything = AccessFs(0)
     for flag in AccessFs:
         everything |= flag
-    writable = [p for p in (*own, "/dev/shm") if os.path.isdir(p)]
+    writable = [p for p in (*own, *(["/dev/shm"] if policy.get("shared_memory") else [])) if os.path.isdir(p)]
     ruleset.add_path_rule(*writable, access=everything)
-    nodes = AccessFs.READ_FILE | AccessFs.WRITE_FILE | AccessFs.READ_DIR | AccessFs.TRUNCATE
-    nodes |= getattr(AccessFs, "IOCTL_DEV", AccessFs(0))
-    ruleset.add_path_rule("/dev", access=nodes)  # the GPU's device nodes are opened read-write, and ioctl'd
-    # CUDA's cuInit names its threads through /proc/<pid>/task/<tid>/comm: without the write, error 304. A
-    # rule binds to an inode, so it is /proc whole; writing another process's files there takes ptrace
-    # rights, which Landlock withholds outside the runner's own domain.
+    node_rights = AccessFs.READ_FILE | AccessFs.WRITE_FILE | AccessFs.TRUNCATE
+    node_rights |= getattr(AccessFs, "IOCTL_DEV", AccessFs(0))
+    nodes = [p for p in policy.get("devices", []) if os.path.exists(p)]
+    node_files = [p for p in nodes if not os.path.isdir(p)]
+    if node_files:
+        ruleset.add_path_rule(*node_files, access=node_rights)
+    node_folders = [p for p in nodes if os.path.isdir(p)]  # /dev/dri, /dev/nvidia-caps
+    if node_folders:
+        ruleset.add_path_rule(*node_folders, access=node_rights | AccessFs.READ_DIR)
+    ruleset.add_path_rule("/dev", access=AccessFs.READ_DIR)  # names only: which GPU nodes exist
+    ruleset.add_path_rule("/proc", access=AccessFs.READ_FILE | AccessFs.READ_DIR)
     ruleset.add_path_rule(
-        "/proc", access=AccessFs.READ_FILE | AccessFs.WRITE_FILE | AccessFs.READ_DIR | AccessFs.TRUNCATE
+        f"/proc/{os.getpid()}", access=AccessFs.READ_FILE | AccessFs.WRITE_FILE | AccessFs.READ_DIR | AccessFs.TRUNCATE
     )
     if policy.get("profiled"):
         ruleset.allow_all_network()  # ncu and its target talk TCP over loopback (the sandbox has no other)
     ruleset.apply()
     return f"ABI {ruleset.abi_version}"
+
+
+PR_CAPBSET_DROP = 24
+PR_CAP_AMBIENT = 47
+PR_CAP_AMBIENT_CLEAR_ALL = 4
+CAPABILITY_VERSION_3 = 0x20080522
+
+
+def _drop_capabilities(libc) -> str:
+    """No capability left, now or after an exec: a runner that keeps root's uid is root in name only.
+
+    Without CAP_SYS_PTRACE, another process's environment and memory (/proc/PID/environ, mem) take a
+    subset of that process's capabilities, so no process of the judge's (or any process with a
+    capability) is readable; without CAP_DAC_OVERRIDE, file modes hold.
+    """
+    try:
+        with open("/proc/sys/kernel/cap_last_cap") as f:
+            last = int(f.read())
+    except (OSError, ValueError):
+        last = 63
+    for cap in range(last + 1):
+        libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)  # needs CAP_SETPCAP: a process without it has none to drop
+    libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    header = (ctypes.c_uint32 * 2)(CAPABILITY_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()
+    if libc.capset(header, data) != 0:
+        return f"not dropped: {os.strerror(ctypes.get_errno())}"
+    with open("/proc/self/status") as f:
+        left = {k: v.strip() for k, v in (line.split(":", 1) for line in f if line.startswith("Cap"))}
+    return "none" if int(left.get("CapEff", "0"), 16) == 0 and int(left.get("CapPrm", "0"), 16) == 0 else str(left)
 
 
 def _seccomp(allow_inet: bool) -> str:

@@ -74,7 +74,7 @@ class RunnerProcess:
         self.identity = confine.prepare(cache_key, separate_uid=self.setup.uid_per_runner)
         self.identity.cpus = cpus
         self.identity.isolate_network = self.setup.isolate_network and not prefix
-        self.identity.policy = self.setup.runner_policy(profiled=bool(prefix))
+        self.identity.policy = self.setup.runner_policy(profiled=bool(prefix), trusted=contestant.get("kind") != "file")
         self.contestant = _staged(contestant, self.identity)
         self.limit_hit: str | None = None
         self.sock, theirs = socket.socketpair()
@@ -95,7 +95,9 @@ class RunnerProcess:
         self.forked = False
         self.proc = None
         self._pid: int | None = None  # the runner's own process (the keeper's child), as the judge sees it
-        if not prefix and zygote.enabled():
+        # One zygote's runners share its sandbox: only where they cannot reach each other's folders (a uid
+        # each, or Landlock); otherwise each is exec'd in a sandbox that binds its own folders alone.
+        if not prefix and zygote.enabled() and self.setup.runners_fenced:
             try:  # forked from a process that has imported torch already (tools/evaluator/zygote.py)
                 parent = zygote.for_env(environment, self.setup)
                 args = [*runner_args, *self.identity.args(direct_child=False), "--parent", str(parent.pid)]
@@ -106,7 +108,7 @@ class RunnerProcess:
             except zygote.ZygoteUnavailable as err:
                 self.identity.notes.append(f"runner exec'd, not forked: {err}"[:300])
         if self.proc is None:
-            wrap = self.setup.wrap()
+            wrap = self.setup.wrap(writable=(self.identity.scratch, self.identity.home))
             command = [
                 *wrap,
                 *(prefix or []),
@@ -134,7 +136,7 @@ class RunnerProcess:
     @property
     def keeper(self) -> int:
         """The process the runner was started as: after `confine.enter`, its keeper (host pid)."""
-        if isinstance(self.proc, subprocess.Popen) and self.setup.wrap():
+        if isinstance(self.proc, subprocess.Popen) and self.setup.mode == "namespaces":
             # bubblewrap, its PID 1 reaper, then the command as PID 2 of the sandbox
             return sandbox.host_pid(self.proc.pid, 2) or self.proc.pid
         return self.proc.pid

@@ -5,7 +5,10 @@ and reports what worked in the exception it raises (the judge records a failed i
 
 - a secret: reads every /proc/PID/environ it can for the judge's API key (a shell above the judge holds it);
 - the network: a TCP connection to a listener of the test's on 127.0.0.1;
-- writes: the checkout's judge code, its .git, the incumbent file, the interpreter's site-packages;
+- writes: the checkout's judge code, its .git, the incumbent file, the interpreter's site-packages, the
+  incumbent's compile cache (the folder its later runners load compiled kernels from);
+- reads: world-readable files planted outside the checkout (under /opt and /var/lib), and what an earlier
+  runner left in its own compile cache;
 - signals: which processes outside its own tree it may signal (kill with signal 0) or renice;
 - a daemon: a double fork, a new session, a loop that keeps forking, marked by a token in its environment.
 
@@ -17,11 +20,13 @@ stops; confinement_table.py beside it prints the same as a table.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pwd
 import shutil
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -34,6 +39,8 @@ from pathlib import Path
 from tools.paths import PROJECT_ROOT
 
 USER = "kw-confine-test"
+# Where a host keeps world-readable files of its own (label -> folder); the attack tries to read one planted in each.
+PLANT_UNDER = {"a host file under /opt": "/opt", "a host file under /var/lib": "/var/lib"}
 SECRET_PREFIX = "kw-secret-"
 ROPE = PROJECT_ROOT / "kernels" / "rope" / "candidates.py"
 
@@ -97,6 +104,21 @@ for _label, _path in TARGETS.items():
         _report["write " + _label] = True
     except OSError:
         _report["write " + _label] = False
+for _label, _path in READS.items():
+    try:
+        with open(_path, "rb") as _f:
+            _f.read()
+        _report["read " + _label] = True
+    except OSError:
+        _report["read " + _label] = False
+try:
+    _folder = os.path.join(os.environ["HOME"], "triton")
+    os.makedirs(_folder, exist_ok=True)
+    _report["planted"] = os.path.join(_folder, "kw-planted-" + TOKEN)
+    with open(_report["planted"], "w") as _f:
+        _f.write("left by an earlier runner")
+except OSError:
+    _report["planted"] = None
 _mine = {os.getpid()} | _descendants(os.getpid())
 _signalled, _reniced = 0, 0
 for _pid in _visible:
@@ -158,11 +180,12 @@ class Outcome:
         return self.record.get("message", "")
 
 
-def attack_source(token: str, port: int, targets: dict[str, str]) -> str:
+def attack_source(token: str, port: int, targets: dict[str, str], reads: dict[str, str]) -> str:
     body = (
         ATTACK.replace("SECRET_PREFIX", repr(SECRET_PREFIX))
         .replace("PORT", str(port))
         .replace("TARGETS", repr(targets))
+        .replace("READS", repr(reads))
         .replace("TOKEN", repr(token))
     )
     return body + HONEST_ROPE
@@ -185,11 +208,69 @@ def ensure_user() -> str | None:
     return USER if result.returncode == 0 else None
 
 
-def user_can_run_python(user: str) -> bool:
-    probe = subprocess.run(
-        ["runuser", "-u", user, "--", sys.executable, "-c", "import torch"], capture_output=True, timeout=300
-    )
-    return probe.returncode == 0
+def hidden_ancestors(paths: list[Path]) -> list[Path]:
+    """The topmost folders above `paths` that other users may not enter (pyenv under /root, say)."""
+    found: list[Path] = []
+    for path in paths:
+        for folder in reversed(Path(path).parents):
+            if folder != Path("/") and not os.stat(folder).st_mode & stat.S_IXOTH:
+                if folder not in found:
+                    found.append(folder)
+                break
+    return found
+
+
+def interpreter_view() -> list[str] | None:
+    """A command prefix (for root) under which another user can run this interpreter, leaving the host as it is.
+
+    Where a folder above the interpreter is closed to other users (/root, mode 700), a mount namespace of
+    bubblewrap's replaces it with an empty traversable folder in which only the interpreter's paths are
+    bound; the rest of the file system is the host's. [] where nothing is closed; None where something is
+    and there is no bubblewrap to make the view.
+    """
+    from tools.evaluator import sandbox
+
+    needed = [Path(sys.executable), *sandbox.code_paths()]
+    closed = hidden_ancestors(needed)
+    if not closed:
+        return []
+    binary = sandbox.bwrap_binary()
+    if binary is None:
+        return None
+    args = [binary, "--dev-bind", "/", "/"]
+    made: set[Path] = set()
+    for folder in closed:
+        args += ["--perms", "0755", "--tmpfs", str(folder)]
+        made.add(folder)
+        for path in sorted((p for p in needed if folder in p.parents), key=lambda p: len(p.parts)):
+            if any(bound == path or bound in path.parents for bound in made - set(closed)):
+                continue
+            target = path if path.is_dir() else path.parent
+            for parent in reversed(target.parents):
+                if folder in parent.parents and parent not in made:
+                    args += ["--perms", "0755", "--dir", str(parent)]
+                    made.add(parent)
+            args += ["--ro-bind", str(target), str(target)]
+            made.add(target)
+    return [*args, "--"]
+
+
+def as_user(user: str, command: list[str]) -> list[str]:
+    """`command` run as `user` (by root), through `interpreter_view` where the host hides the interpreter."""
+    view = interpreter_view()
+    if view is None:
+        raise RuntimeError(f"{user} cannot reach {sys.executable} and there is no bubblewrap to show it")
+    return [*view, "runuser", "-u", user, "--", *command]
+
+
+def user_can_run_python(user: str) -> tuple[bool, str]:
+    """Whether `user` can run this interpreter (through `interpreter_view`), and why not."""
+    try:
+        command = as_user(user, [sys.executable, "-c", "import torch"])
+    except RuntimeError as err:
+        return False, str(err)
+    probe = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    return probe.returncode == 0, probe.stderr.strip()[-300:]
 
 
 class Listener:
@@ -260,31 +341,76 @@ open(sys.argv[3], "w").write(record.model_dump_json())
 """
 
 
-def judge(attack: str, mode: str, user: str | None, *, env: dict[str, str] | None = None) -> Outcome:
+def plant(token: str) -> dict[str, Path]:
+    """World-readable files outside the checkout (root only; `unplant` removes them): label -> path."""
+    if os.geteuid() != 0:
+        return {}
+    planted = {}
+    for label, folder in PLANT_UNDER.items():
+        if Path(folder).is_dir():
+            path = Path(folder) / f"kw-planted-{token}" / "notes.txt"
+            path.parent.mkdir(mode=0o755)
+            path.write_text(f"host file {token}\n")
+            os.chmod(path, 0o644)
+            planted[label] = path
+    return planted
+
+
+def unplant(planted: dict[str, Path]) -> None:
+    for path in planted.values():
+        shutil.rmtree(path.parent, ignore_errors=True)
+
+
+def cache_folder(runner_dir: Path, source: str, backend: str = "torch") -> Path:
+    """The compile cache the judge keeps for a kernel file of `source` (tools/evaluator/judge.py's key)."""
+    digest = hashlib.sha256(source.encode()).hexdigest()[:24]
+    return runner_dir / "caches" / f"file-{backend}-{digest}"
+
+
+def judge(
+    attack: str,
+    mode: str,
+    user: str | None,
+    *,
+    env: dict[str, str] | None = None,
+    runner_dir: Path | None = None,
+    reads: dict[str, str] | None = None,
+) -> Outcome:
     """One evaluation of an attacking file in a fresh process, as `user` (None: this process's), in `mode`.
 
     `attack`: "all" (ATTACK) or a key of HOGS. The secret sits in the environment of the shell that starts
-    the judge and stays its parent.
+    the judge and stays its parent. `runner_dir`: the runners' folder (KW_RUNNER_DIR) to use and keep, for
+    a later evaluation to share (by default one of this evaluation's, removed with it); `reads`: more files
+    the attack tries to read (label -> path), besides the host files planted for it.
     """
     token = uuid.uuid4().hex[:12]
     folder = Path(tempfile.mkdtemp(prefix="kw-confine-"))
     listener = Listener()
+    planted = plant(token)
     try:
         root = project_copy(folder, user)
         work = folder / "work"
         work.mkdir()
         incumbent = work / "incumbent.py"
         incumbent.write_text("import torch\n" + HONEST_ROPE)
+        runners = runner_dir or folder / "runners"
+        # The incumbent's Triton cache, as a first evaluation of it left it: what its later runners load.
+        incumbent_cache = cache_folder(runners, incumbent.read_text()) / "triton"
+        incumbent_cache.mkdir(parents=True, exist_ok=True)
+        _hand_over(runners, user)
         site = Path(__import__("sysconfig").get_paths()["purelib"])
         targets = {
             "judge code": str(root / "tools" / "evaluator" / "decide.py"),
             ".git": str(root / ".git" / "config"),
             "incumbent": str(incumbent),
             "site-packages": str(site / f"kw-attack-{token}.py"),
+            "incumbent's compile cache": str(incumbent_cache / f"kw-attack-{token}.py"),
         }
         before = {label: _digest(path) for label, path in targets.items()}
         candidate = work / "candidate.py"
-        candidate.write_text(attack_source(token, listener.port, targets) if attack == "all" else hog_source(attack))
+        wanted = {label: str(path) for label, path in planted.items()} | (reads or {})
+        source = attack_source(token, listener.port, targets, wanted) if attack == "all" else hog_source(attack)
+        candidate.write_text(source)
         (work / "drive.py").write_text(DRIVER)
         result = work / "record.json"
         _hand_over(work, user)
@@ -293,14 +419,14 @@ def judge(attack: str, mode: str, user: str | None, *, env: dict[str, str] | Non
             "PYTHONPATH": str(root),
             "KW_CONFINEMENT": mode,
             "OPENAI_API_KEY": f"{SECRET_PREFIX}{token}",
-            "KW_RUNNER_DIR": str(folder / "runners"),
+            "KW_RUNNER_DIR": str(runners),
             **(env or {}),
         }
         command = [sys.executable, str(work / "drive.py"), str(candidate), str(incumbent), str(result)]
         script = " ".join(f"'{part}'" for part in command) + "; true"  # the shell stays the judge's parent
         runner = ["bash", "-c", script]
         if user is not None and os.geteuid() == 0:
-            runner = ["runuser", "-u", user, "--", "env", *[f"{k}={v}" for k, v in shell_env.items()], *runner]
+            runner = as_user(user, ["env", *[f"{k}={v}" for k, v in shell_env.items()], *runner])
         started = time.monotonic()
         subprocess.run(runner, env=shell_env, cwd=str(work), timeout=600, capture_output=True)
         seconds = time.monotonic() - started
@@ -318,6 +444,7 @@ def judge(attack: str, mode: str, user: str | None, *, env: dict[str, str] | Non
     finally:
         listener.close()
         kill_survivors(token)
+        unplant(planted)
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -14,8 +14,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,6 +31,12 @@ ROWS = (
     ("write the checkout's .git", lambda o: o.changed.get(".git")),
     ("write the incumbent kernel file", lambda o: o.changed.get("incumbent")),
     ("write the interpreter's site-packages", lambda o: o.changed.get("site-packages")),
+    ("write the incumbent's compile cache", lambda o: o.changed.get("incumbent's compile cache")),
+    (
+        "read a world-readable file under /opt or /var/lib",
+        lambda o: any(v for k, v in o.report.items() if k.startswith("read a host file")),
+    ),
+    ("read what another file's runner left in its cache", lambda o: o.report.get("read an earlier runner's cache")),
     ("signal or renice processes outside its own", lambda o: (o.report.get("signal others") or 0) > 0),
     ("leave a forking daemon running", lambda o: o.survivors > 0),
 )
@@ -48,13 +57,27 @@ for i in range({starts} + 1):
     runner.close()
 print(json.dumps(seconds[1:]))  # the first pays for the zygote
 """
-    import subprocess
-
     env = dict(os.environ, KW_CONFINEMENT=mode, KW_RUNNER_ZYGOTE="1" if zygote else "0")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=900)
     if out.returncode != 0:
         raise RuntimeError(out.stderr[-600:])
     return statistics.median(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def sandbox_start_ms(starts: int = 25) -> float | None:
+    """Median milliseconds to start `/bin/true` in the runners' sandbox and see it exit (None without one)."""
+    from tools.evaluator import sandbox
+
+    setup = sandbox.setup()
+    if setup.mode != "namespaces":
+        return None
+    command = [*setup.wrap(), "/bin/true"]
+    seconds = []
+    for _ in range(starts):
+        started = time.perf_counter()
+        subprocess.run(command, check=True)
+        seconds.append(time.perf_counter() - started)
+    return 1000 * statistics.median(seconds)
 
 
 def main(argv: list[str]) -> int:
@@ -70,9 +93,16 @@ def main(argv: list[str]) -> int:
         for who in (None, user):
             if who is None and os.geteuid() != 0:
                 continue
-            if who is not None and not attacks.user_can_run_python(who):
+            if who is not None and not attacks.user_can_run_python(who)[0]:
                 continue
-            outcome = attacks.judge("all", mode, who)
+            shared = Path(tempfile.mkdtemp(prefix="kw-confine-runners-"))
+            try:  # a first file leaves something in its cache; the second, another file, tries to read it
+                earlier = attacks.judge("all", mode, who, runner_dir=shared)
+                left = earlier.report.get("planted")
+                reads = {"an earlier runner's cache": left} if left else {}
+                outcome = attacks.judge("all", mode, who, runner_dir=shared, reads=reads)
+            finally:
+                shutil.rmtree(shared, ignore_errors=True)
             columns.append((mode, "root" if who is None else "user", outcome))
     costs = {
         mode: (start_seconds(mode, args.starts, True), start_seconds(mode, args.starts, False))
@@ -89,6 +119,9 @@ def main(argv: list[str]) -> int:
         + " |"
     )
     print("\n".join(lines))
+    sandbox_ms = sandbox_start_ms()
+    if sandbox_ms is not None:
+        print(f"\nthe sandbox alone (bwrap ... -- /bin/true), median of 25: {sandbox_ms:.1f} ms")
     if args.json:
         args.json.write_text(
             json.dumps(
@@ -98,6 +131,7 @@ def main(argv: list[str]) -> int:
                         for m, w, o in columns
                     ],
                     "start_seconds": costs,
+                    "sandbox_start_ms": sandbox_ms,
                     "measured": time.strftime("%Y-%m-%d"),
                 },
                 indent=1,

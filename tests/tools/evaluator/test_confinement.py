@@ -9,6 +9,9 @@ attacks are real: there they work.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -22,8 +25,11 @@ pytestmark = pytest.mark.xdist_group("confinement")
 @pytest.fixture(scope="module")
 def user():
     name = attacks.ensure_user()
-    if name is None or not attacks.user_can_run_python(name):
-        pytest.skip("needs root to create a user who can run this interpreter")
+    if name is None:
+        pytest.skip("needs root to create an unprivileged user")
+    works, why = attacks.user_can_run_python(name)
+    if not works:
+        pytest.skip(f"{name} cannot run this interpreter: {why}")
     return name
 
 
@@ -50,6 +56,9 @@ def test_a_confined_candidate_reads_no_secret_writes_nothing_signals_no_one_and_
     if mode == "namespaces" or sandbox.mechanisms().landlock_abi >= 6:
         assert outcome.report["signal others"] == 0 and outcome.report["renice others"] == 0, outcome.report
     assert outcome.survivors == 0, "a daemon it started outlived the evaluation"
+    host_reads = {k: v for k, v in outcome.report.items() if k.startswith("read a host file")}
+    assert host_reads or os.geteuid() != 0, "no host file was planted"
+    assert not any(host_reads.values()), f"read a world-readable file outside the checkout: {host_reads}"
 
 
 @pytest.mark.parametrize("as_user", [False, True], ids=["root", "user"])
@@ -59,8 +68,28 @@ def test_unconfined_the_same_attacks_work_so_the_tests_can_fail(request, as_user
     assert outcome.record["confinement"]["unconfined"] is True
     assert outcome.report["secret"] is True and outcome.received == [b"exfiltrated"]
     assert outcome.changed["judge code"] and outcome.changed["incumbent"]
+    assert outcome.changed["incumbent's compile cache"]
+    if os.geteuid() == 0:
+        assert outcome.report["read a host file under /opt"] and outcome.report["read a host file under /var/lib"]
     assert outcome.report["signal others"] > 0
     assert outcome.survivors == 0  # the keeper sweeps even here
+
+
+@pytest.mark.parametrize("as_user", [False, True], ids=["root", "user"])
+@pytest.mark.parametrize("mode", MODES)
+def test_what_a_runner_leaves_in_its_cache_no_later_runner_of_another_file_reads(request, mode, as_user):
+    user = request.getfixturevalue("user") if as_user else None
+    who = _who(as_user, user)
+    shared = Path(tempfile.mkdtemp(prefix="kw-confine-runners-"))
+    try:
+        earlier = attacks.judge("all", mode, who, runner_dir=shared)
+        planted = earlier.report.get("planted")
+        assert planted and Path(planted).exists(), f"the first runner could not write its own cache: {earlier.report}"
+        later = attacks.judge("all", mode, who, runner_dir=shared, reads={"an earlier runner's cache": planted})
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
+    # Unconfined, the later file reads it: the attack is real. Confined, another file's cache is out of reach.
+    assert later.report["read an earlier runner's cache"] is (mode == "none"), later.report
 
 
 HOG_CASES = [
