@@ -227,8 +227,8 @@ class Judge(BenchmarkStage):
                 self._greet(role, runner)
 
     def _greet(self, role: str, runner: RunnerProcess) -> None:
-        try:
-            hello = runner.wait_hello(self.deadline)
+        try:  # the candidate's import is its compile stage's: a file that hangs there fails in that stage's limit
+            hello = runner.wait_hello(self._deadline("compile") if role == "candidate" else self.deadline)
         except RunnerFailed as err:
             if role == "candidate":
                 raise StageFailed(str(err) + self._stage_limit_note("compile")) from None
