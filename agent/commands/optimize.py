@@ -5,7 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from agent.commands.options import EDITABLE, OPERATORS, common, confinement_gate, runs_dir
-from agent.commands.show import final_summary, iteration_printer, make_console, stop_on_first_ctrl_c
+from agent.commands.show import (
+    final_summary,
+    iteration_printer,
+    judge_with_progress,
+    make_console,
+    stop_on_first_ctrl_c,
+)
 
 HELP = "the loop: propose, evaluate, keep what wins (needs a GPU)"
 
@@ -122,7 +128,8 @@ def run(args) -> int:
         raise ValueError("the llm policy needs --model (and OPENAI_BASE_URL / OPENAI_API_KEY for the endpoint)")
     runs_dir = Path(args.runs_dir)
     flag = stop_on_first_ctrl_c(console)
-    run = optimize(config, runs_dir=runs_dir, on_iteration=iteration_printer(console), stop_requested=flag)
+    printer, judge = iteration_printer(console), judge_with_progress()
+    run = optimize(config, runs_dir=runs_dir, on_iteration=printer, stop_requested=flag, judge=judge)
     final_summary(run, runs_dir, console)
     return 0
 

@@ -148,6 +148,55 @@ def test_eval_of_a_broken_candidate_exits_nonzero_with_the_stage(tmp_path):
     assert "static" in done.stdout and "syntax error" in done.stdout
 
 
+HANGS_AT_IMPORT = "import torch\n\nwhile True:\n    pass\n\n\ndef rope(x, sin, cos, *, out=None):\n    return out\n"
+
+
+@pytest.mark.parametrize(
+    ("where", "doing"),
+    [("import", "while importing its kernel file"), ("first call", "while making its first call on llama3.2-1b/")],
+)
+def test_a_hanging_kernel_file_fails_at_compile_named_as_a_hang(where, doing, tmp_path):
+    from tests.tools.candidates import HANGS
+
+    candidate = tmp_path / "hang.py"
+    candidate.write_text(HANGS_AT_IMPORT if where == "import" else HANGS)
+    done = agent(
+        "eval", "rope", "--backend", "torch", "--candidate", str(candidate), "--device", "cpu",
+        "--shapes", "decode1", "--compile-timeout", "5",
+    )  # fmt: skip
+    assert done.returncode == 1
+    (verdict,) = [line for line in done.stdout.splitlines() if line.startswith("FAILED")]
+    assert "compile: the candidate runner hung: it did not answer in " in verdict, verdict
+    assert doing in verdict and "past the 5 s limit of its compile stage" in verdict, verdict
+    # The judge killed it: no traceback of the judge's own (its keeper's signal handling) reads as the kernel's.
+    assert "Error" not in verdict and "signal" not in verdict, verdict
+
+
+def test_a_long_stage_prints_elapsed_time_lines():
+    from rich.console import Console
+
+    from agent.commands.show import HEARTBEAT_S, StageClock
+
+    now = [100.0]
+    console = Console(file=io.StringIO(), width=200)
+    clock = StageClock(console, clock=lambda: now[0])
+    clock.on_event({"event": "stage_start", "stage": "compile"})
+    clock.on_event({"event": "progress", "stage": "compile", "done": 2, "total": 8, "label": "first calls: decode1"})
+    clock.tick(100.0 + HEARTBEAT_S - 1)
+    assert console.file.getvalue() == ""  # nothing before the first heartbeat
+    clock.tick(100.0 + HEARTBEAT_S)
+    clock.tick(100.0 + 2 * HEARTBEAT_S + 5)
+    now[0] = 100.0 + 200
+    clock.on_event({"event": "stage_end", "stage": "compile", "result": {"status": "failed"}})
+    clock.on_event({"event": "stage_start", "stage": "correctness"})
+    clock.on_event({"event": "stage_end", "stage": "correctness", "result": {"status": "ok"}})  # quick: no line
+    assert console.file.getvalue().splitlines() == [
+        f"  compile: running for {HEARTBEAT_S:.1f} s, first calls: decode1 (2/8)",
+        "  compile: running for 1 min 5 s, first calls: decode1 (2/8)",
+        "  compile: failed after 3 min 20 s",
+    ]
+
+
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks what happens without a GPU")
 def test_eval_tilelang_without_a_gpu_says_so_and_lowers(tmp_path):
     source, record = tmp_path / "source", tmp_path / "record.json"
