@@ -327,6 +327,16 @@ def test_resume_of_an_unknown_run_prints_only_the_error(tmp_path):
     assert done.stdout.strip() == "" and "no run 'no-such-run'" in done.stderr
 
 
+@pytest.mark.parametrize("command", ["export", "adopt", "resume"])
+def test_an_example_run_named_without_its_folder_says_which_flag_finds_it(command, tmp_path):
+    done = agent(command, MACA, "--runs-dir", str(tmp_path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert (
+        done.stderr
+        == f"agent: error: no run '{MACA}' under {tmp_path}; it is an example run: add --runs-dir examples/runs\n"
+    )
+
+
 def test_adopt_of_an_example_writes_the_kernel_file_of_the_clone_it_runs_in(tmp_path):
     clone = clone_with(MACA, tmp_path)
     run = clone / "examples" / "runs" / MACA
@@ -365,9 +375,9 @@ def test_adopt_of_a_run_that_accepted_nothing_leaves_the_kernel_alone(tmp_path):
 def test_export_of_an_example_in_another_clone_writes_no_absolute_path(tmp_path):
     clone = clone_with(MACA, tmp_path)
     runs = clone / "examples" / "runs"
-    done = in_clone(clone, "export", MACA, "--runs-dir", str(runs))  # an absolute runs folder
-    assert done.returncode == 0, done.stderr
-    prompts = (runs / MACA / "prompts.md").read_text()
+    done = in_clone(clone, "export", MACA, "--runs-dir", str(runs), "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr  # an absolute runs folder, and a folder of the user's choosing
+    prompts = (tmp_path / "out" / "prompts.md").read_text()
     assert f"--candidate examples/runs/{MACA}/iterations/NNNN/candidate.py`" in prompts  # a search run's log
     for name in ("prompts.md", "reflection.md"):
-        assert not ABSOLUTE.search((runs / MACA / name).read_text()), name
+        assert not ABSOLUTE.search((tmp_path / "out" / name).read_text()), name
