@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agent.commands.options import EDITABLE, OPERATORS, common, confinement_gate, runs_dir
+from agent.commands.options import BACKENDS, EDITABLE, OPERATORS, common, confinement_gate, runs_dir
 from agent.commands.show import (
     final_summary,
     iteration_printer,
@@ -18,7 +18,7 @@ HELP = "the loop: propose, evaluate, keep what wins (needs a GPU)"
 
 def add_arguments(p) -> None:
     p.add_argument("op", choices=OPERATORS)
-    p.add_argument("--backend", choices=EDITABLE, required=True)
+    p.add_argument("--backend", choices=BACKENDS, required=True)  # torch too: refused below with the reason
     p.add_argument(
         "--policy", choices=["search", "llm"], help="default: llm if OPENAI_BASE_URL/KEY is set, else search"
     )
@@ -69,6 +69,9 @@ def run(args) -> int:
     from agent.loop import optimize
 
     console = make_console()
+    if args.backend == "torch":
+        choices = ", ".join(EDITABLE)
+        raise ValueError(f"the torch backend is the reference, not something to optimise; pick one of {choices}")
     _check_e2e_options(args)
     if args.candidate and not Path(args.candidate).is_file():
         raise ValueError(f"--candidate {args.candidate}: no such kernel file")
@@ -81,9 +84,6 @@ def run(args) -> int:
 
     require(args.backend)
     confinement_gate(args, console)
-    if args.backend == "torch":
-        choices = ", ".join(EDITABLE)
-        raise ValueError(f"the torch backend is the reference, not something to optimise; pick one of {choices}")
     from tools.evaluator.decide import ROUNDS_TO_ACCEPT
 
     if args.batches < ROUNDS_TO_ACCEPT:

@@ -216,9 +216,9 @@ def print_record(record, console) -> None:
     )
     for stage in record.stages:
         colour = {"ok": "green", "failed": "red", "skipped": "yellow"}[stage.status]
-        console.print(
-            f"  [{colour}]{stage.name:<12}{stage.status:<8}[/{colour}] {stage.seconds:6.1f} s  {stage.message}"
-        )
+        # The failing stage's message is the verdict's, printed once, at the end.
+        message = "(the verdict below)" if record.message == f"{stage.name}: {stage.message}" else stage.message
+        console.print(f"  [{colour}]{stage.name:<12}{stage.status:<8}[/{colour}] {stage.seconds:6.1f} s  {message}")
     if record.timed_on_cpu():
         console.print(f"[yellow]{CPU_NOTE} {GPU_ONLY_NOTE}[/yellow]")
     if shape_rows(record):

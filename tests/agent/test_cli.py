@@ -98,6 +98,11 @@ def test_eval_torch_backend_prints_a_table_and_writes_json(tmp_path):
     wide = io.StringIO()
     print_record(EvalRecord.model_validate(record), Console(file=wide, width=170, color_system=None))
     assert "│ llama3-8b/decode1 " in wide.getvalue() and "…" not in wide.getvalue()
+    # Stopped before the benchmark (--no-bench, or a wrong value): still the CPU's one scope, never "graph".
+    untimed = EvalRecord.model_validate(record).model_copy(update={"benchmark": []})
+    from tools.report import terminal_columns
+
+    assert terminal_columns(untimed)["gbps"] == "GB/s (eager)"
 
 
 def test_a_gpu_record_at_80_columns_keeps_every_column_and_whole_names():
@@ -284,10 +289,75 @@ def test_ops_reports_native_or_fallback():
     assert len({line.index("native") for line in done.stdout.splitlines()}) == 1  # one column
 
 
+def test_optimize_of_the_torch_backend_says_why_in_one_line():
+    done = agent("optimize", "rope", "--backend", "torch")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "agent: error: the torch backend is the reference, not something to optimise; "
+        "pick one of tilelang, ninetoothed, maca_cpp\n"
+    )
+
+
+def test_an_argument_error_is_one_line_without_the_usage(capsys):
+    from agent.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["eval", "rope", "--backend", "cuda"])
+    assert done.value.code == 2
+    assert capsys.readouterr().err == (
+        "agent eval: error: argument --backend: invalid choice: 'cuda' (choose from 'tilelang', 'ninetoothed', "
+        "'maca_cpp', 'torch') (see agent eval --help)\n"
+    )
+
+
+def test_wrong_values_read_in_a_short_line_named_shapes_first():
+    from rich.console import Console
+
+    from agent.commands.show import print_record
+    from tools.evaluator.judge import Judge
+    from tools.evaluator.records import ShapeCorrectness
+
+    def check(shape: str, hidden: bool) -> ShapeCorrectness:
+        judges = "928 of 1024 elements out of tolerance; first at (0, 0, 0, 0): got 1.0625, expected 1.05098"
+        message = f"on tensors allocated as a model does (not the judge's buffers): {judges}; on strided views "
+        message += f"(a slice of a wider tensor) (not the judge's buffers): {judges}; on the judge's buffers: {judges}"
+        return ShapeCorrectness(
+            shape=shape,
+            dims=[1],
+            dtype="bf16",
+            seed=7,
+            hidden=hidden,
+            ok=False,
+            message=message,
+            max_abs_err=0.01,
+            max_rel_err=0.01,
+        )
+
+    hidden = [check(f"hidden/case{i}", True) for i in range(5)]
+    result = Judge._verdict("correctness", [*hidden, check("llama3-8b/decode1/q", False)], None, 6)
+    assert result.message == (
+        "wrong on 6 shape(s) (llama3-8b/decode1/q, hidden/case0, hidden/case1, hidden/case2 and 2 more); first: "
+        "llama3-8b/decode1/q bf16 seed 7: 928 of 1024 elements out of tolerance; first at (0, 0, 0, 0): got 1.0625, "
+        "expected 1.05098"
+    )
+    record = EvalRecord.model_validate_json((EXAMPLES / MACA / "iterations" / "0001" / "eval.json").read_text())
+    record = record.model_copy(update={"stages": [*record.stages[:2], result], "benchmark": []})
+    record.status, record.message = "failed", f"correctness: {result.message}"
+    console = Console(file=io.StringIO(), width=170, color_system=None)
+    print_record(record, console)
+    lines = console.file.getvalue().splitlines()
+    assert sum("wrong on 6 shape(s)" in line for line in lines) == 1  # the verdict once, not in the stage list too
+    assert len([line for line in lines[lines.index(next(x for x in lines if x.startswith("FAILED"))) :]]) <= 2
+
+
 def test_unknown_shape_is_a_clear_error():
     done = agent("eval", "rope", "--backend", "torch", "--shapes", "prefill7", "--device", "cpu")
     assert done.returncode == 2
-    assert "no rope shape matches ['prefill7']" in done.stderr
+    assert done.stderr == (
+        "agent: error: no rope shape matches ['prefill7']: its 32 shapes are named from llama3.2-1b|llama3-8b / "
+        "prefill512|prefill2048|prefill8192|prefill16384|decode1|decode8|decode32|decode128 / q|k; a pattern is a "
+        "whole name, one /-part of it (decode8) or a glob such as 'llama3-8b/prefill*'\n"
+    )
 
 
 @pytest.mark.parametrize("backend", ["torch", "tilelang"])
