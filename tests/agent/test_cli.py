@@ -350,6 +350,18 @@ def test_wrong_values_read_in_a_short_line_named_shapes_first():
     assert len([line for line in lines[lines.index(next(x for x in lines if x.startswith("FAILED"))) :]]) <= 2
 
 
+def test_infer_on_the_cpu_says_it_takes_small_defaults(tmp_path):
+    from tests.tools.tiny_llama import write_tiny_checkpoint
+
+    model = write_tiny_checkpoint(tmp_path / "tiny")
+    done = agent("infer", "--backend", "torch", "--model", str(model), "--device", "cpu", "--iters", "2")
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first == "on the CPU (a 1B model decodes about 0.5 tokens/s there), small defaults: --max-new-tokens 8 " \
+        "--warmup 0 (a GPU's: 32 1)"  # fmt: skip
+    assert "new 8)" in done.stdout and "median of 2 after 0 warmup" in done.stdout
+
+
 def test_unknown_shape_is_a_clear_error():
     done = agent("eval", "rope", "--backend", "torch", "--shapes", "prefill7", "--device", "cpu")
     assert done.returncode == 2
