@@ -419,6 +419,22 @@ def test_an_example_run_named_without_its_folder_says_which_flag_finds_it(comman
     )
 
 
+def test_the_readmes_commands_for_the_examples_work_as_typed(tmp_path):
+    clone = clone_with(MACA, tmp_path)
+    lines = (ROOT / "README.md").read_text().splitlines()
+    typed = [line.split("#")[0].split() for line in lines if line.startswith("agent ") and "examples/runs" in line]
+    assert {words[1] for words in typed} >= {"runs", "ui", "export", "adopt", "resume"}
+    for words in typed:
+        if words[1] == "ui":  # a server: that it finds the runs is tests/ui's
+            continue
+        done = in_clone(clone, *words[1:])
+        # adopt may refuse, in a line that says why: this clone's kernel file is not the one the run started from
+        refused = words[1] == "adopt" and done.returncode == 2 and len(done.stderr.splitlines()) == 1
+        assert done.returncode == 0 or refused, (words, done.stderr)
+        assert "Traceback" not in done.stderr
+    assert (clone / "runs" / "exports" / MACA / "reflection.md").is_file()
+
+
 def test_adopt_of_an_example_writes_the_kernel_file_of_the_clone_it_runs_in(tmp_path):
     clone = clone_with(MACA, tmp_path)
     run = clone / "examples" / "runs" / MACA
