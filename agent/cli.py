@@ -17,8 +17,15 @@ import sys
 from agent.commands import COMMANDS
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument error in one line, with where to read more: the usage before it buried the error."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="agent", description="Kernel workbench for Llama inference operators.")
+    parser = Parser(prog="agent", description="Kernel workbench for Llama inference operators.")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:
         command = importlib.import_module(f"agent.commands.{name}")

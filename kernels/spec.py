@@ -231,6 +231,16 @@ class OpSpec:
         known = ", ".join(s.name for s in self.shapes)
         raise ValueError(f"{self.name} has no shape named {name!r}; known shapes: {known}")
 
+    def shape_parts(self) -> str:
+        """The named shapes in a line, each /-part's values in order: 'llama3.2-1b|llama3-8b / decode1|decode8'."""
+        parts: list[dict[str, None]] = []
+        for shape in self.shapes:
+            for i, part in enumerate(shape.name.split("/")):
+                if i == len(parts):
+                    parts.append({})
+                parts[i][part] = None
+        return " / ".join("|".join(values) for values in parts)
+
     def select(self, patterns: Sequence[str] | None) -> tuple[NamedShape, ...]:
         """Named shapes matching any pattern (all when empty).
 
@@ -244,10 +254,10 @@ class OpSpec:
         # ("llama3-8b/prefill" is not a part of "llama3-8b/prefill512"; H200, eleventh session).
         unmatched = [p for p in patterns if not any(_matches(s.name, p) for s in self.shapes)]
         if unmatched:
-            known = ", ".join(s.name for s in self.shapes)
             raise ValueError(
-                f"no {self.name} shape matches {unmatched} (a pattern is a whole name, one /-part of it or a glob "
-                f"such as 'llama3-8b/prefill*'); known shapes: {known}"
+                f"no {self.name} shape matches {unmatched}: its {len(self.shapes)} shapes are named from "
+                f"{self.shape_parts()}; a pattern is a whole name, one /-part of it (decode8) or a glob such as "
+                "'llama3-8b/prefill*'"
             )
         return tuple(s for s in self.shapes if any(_matches(s.name, p) for p in patterns))
 

@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 from tools.evaluator.records import EvalRecord
-from tools.paths import record_path
+from tools.paths import PROJECT_ROOT, RUNS_DIR, record_path
 from tools.runfolder import RUN_FILE, RunFolder, Summary, candidate_label
 
 # The rule a recorded decision names (tools/evaluator/decide.py, and agent/graph.py's round), read off the words of
@@ -42,6 +42,8 @@ ACCEPTANCE_RULES: tuple[tuple[str, str], ...] = (
 # A candidate that passed the rule, in a round where another passing candidate was faster (agent/graph.py).
 BEATEN = "another candidate of its round was faster"
 UNDECIDED = "not decided"
+# Confinement modes of records from before the sandbox (tools/evaluator/records.py: Confinement.mode).
+LEGACY_MODES = ("root", "user")
 
 
 def decision_rule(decision: dict | None, winner: bool = True) -> str:
@@ -326,7 +328,14 @@ def _confinement_line(record: EvalRecord | None) -> str:
     c = record.confinement
     if c is None:
         return "- Runners: no confinement recorded (not in eval.json)"
-    text = f"- Runners: {c.headline}; environment {c.env}, judge dumpable {'yes' if c.judge_dumpable else 'no'}"
+    dumpable = "yes" if c.judge_dumpable else "no"
+    if c.mode in LEGACY_MODES:  # a record from before the sandbox: its fields, as exports of the time gave them
+        text = (
+            f"- Runners confined as `{c.mode}`: uid separation {'yes' if c.uid_separation else 'no'}, network "
+            f"{c.network}, environment {c.env}, judge dumpable {dumpable}, transport {c.transport}"
+        )
+        return text + ("; " + "; ".join(c.notes) if c.notes else "")
+    text = f"- Runners: {c.headline}; environment {c.env}, judge dumpable {dumpable}"
     if c.parts:
         text += " (" + "; ".join(c.parts) + ")"
     return text + ("; " + "; ".join(c.notes) if c.notes else "")
@@ -350,24 +359,24 @@ def _misled(rounds: list[dict]) -> list[str]:
 
 
 def _reflections(folder: RunFolder, rounds: list[dict], policy: str) -> list[str]:
-    """What each step taught: for the search policy, recomputed from its decisions (tools/lessons.py), one line
-    per step that taught something; for the llm policy, the model's own reflections, those it wrote."""
-    if policy == "search":
-        from tools.lessons import lesson
-
-        lines = [
-            f"- Iteration {r['label']}: {text}"
-            for r in rounds
-            if r["decision"] and (text := lesson(r["event"].rationale, r["rule"], r["decision"].get("reason", "")))
-        ]
-        return lines or ["- No step taught anything the decisions above do not say."]
+    """What each step taught: the reflections the run wrote (iterations/NNNN/reflection.md), as it wrote them;
+    a search run that wrote none gets them recomputed from its decisions (tools/lessons.py), a line a step."""
     lines = []
     for iteration in folder.iterations():
         path = folder.reflection(iteration)
         text = path.read_text().strip() if path.exists() else ""
         if text:
             lines += [f"### Iteration {iteration}", "", text, ""]
-    return lines[:-1] or ["- No reflection was written."]
+    if lines or policy != "search":
+        return lines[:-1] or ["- No reflection was written."]
+    from tools.lessons import lesson
+
+    lines = [
+        f"- Iteration {r['label']}: {text}"
+        for r in rounds
+        if r["decision"] and (text := lesson(r["event"].rationale, r["rule"], r["decision"].get("reason", "")))
+    ]
+    return lines or ["- No step taught anything the decisions above do not say."]
 
 
 def reflection_markdown(folder: RunFolder) -> str:
@@ -442,8 +451,17 @@ def reflection_markdown(folder: RunFolder) -> str:
     return "\n".join(lines)
 
 
+def default_out(folder: RunFolder) -> Path:
+    """Where export writes unless told: the run folder, where it is one of the user's runs; for a run inside
+    the checkout but outside runs/ (the committed examples), runs/exports/RUN_ID, so the clone stays clean."""
+    path = folder.path.resolve()
+    if path.is_relative_to(PROJECT_ROOT.resolve()) and not path.is_relative_to(RUNS_DIR.resolve()):
+        return RUNS_DIR / "exports" / folder.run_id
+    return folder.path
+
+
 def export(folder: RunFolder, out_dir: Path | None = None) -> tuple[Path, Path]:
-    out = Path(out_dir) if out_dir else folder.path
+    out = Path(out_dir) if out_dir else default_out(folder)
     out.mkdir(parents=True, exist_ok=True)
     prompts = out / "prompts.md"
     reflection = out / "reflection.md"

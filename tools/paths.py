@@ -13,6 +13,7 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 RUNS_DIR = PROJECT_ROOT / "runs"  # where runs land unless --runs-dir says otherwise
+EXAMPLE_RUNS = PROJECT_ROOT / "examples" / "runs"  # committed runs: read, never written (agent export writes to runs/)
 
 
 def default_candidate(op: str, backend: str) -> Path | None:

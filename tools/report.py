@@ -133,8 +133,10 @@ def shape_rows(record: EvalRecord) -> list[dict[str, str]]:
 
 
 def columns(record: EvalRecord) -> dict[str, str]:
-    """Column titles for `shape_rows`, the decision scope named where a figure depends on it."""
-    scope = record.decision_scope() or "graph"
+    """Column titles for `shape_rows`, the decision scope named where a figure depends on it.
+
+    Without timings there is no scope to name; the CPU has only the eager one (no CUDA graphs there)."""
+    scope = record.decision_scope() or ("eager" if record.timed_on_cpu() else None)
     titles = {
         "shape": "shape",
         "dtype": "dtype",
@@ -143,8 +145,8 @@ def columns(record: EvalRecord) -> dict[str, str]:
         "eager_us": "eager µs/call",
         "graph_us": "graph µs/call",
         "bound": "bound",
-        "gbps": f"GB/s ({scope})",
-        "of_copy": f"% of copy ({scope})",
+        "gbps": f"GB/s ({scope})" if scope else "GB/s",
+        "of_copy": f"% of copy ({scope})" if scope else "% of copy",
         "vs_torch": "vs torch",
         "vs_compile": "vs compile",
         "vs_liger": "vs liger",
@@ -152,7 +154,9 @@ def columns(record: EvalRecord) -> dict[str, str]:
         "vs_best": "vs best",
     }
     for key, against in (("vs_best", "incumbent"), ("vs_native", "native")):  # shown where it was timed
-        if not any(b.scope(scope) and getattr(b.scope(scope), f"speedup_vs_{against}") for b in record.benchmark):
+        if not scope or not any(
+            b.scope(scope) and getattr(b.scope(scope), f"speedup_vs_{against}") for b in record.benchmark
+        ):
             titles.pop(key)
     return titles
 

@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from kernels.backends import backend as backend_of
 from tools.evaluator.records import EvalRecord, KernelSource
-from tools.paths import PROJECT_ROOT, RUNS_DIR, record_path, sha256_file
+from tools.paths import EXAMPLE_RUNS, PROJECT_ROOT, RUNS_DIR, record_path, sha256_file
 
 if TYPE_CHECKING:
     from tools.workspace import Workspace
@@ -266,7 +266,11 @@ class RunFolder:
         path = Path(root) / run_id
         if not (path / "run.json").exists():
             known = ", ".join(sorted(p.name for p in Path(root).glob("*") if (p / "run.json").exists())[-5:])
-            raise FileNotFoundError(f"no run {run_id!r} under {root}" + (f"; recent runs: {known}" if known else ""))
+            example = EXAMPLE_RUNS / run_id / RUN_FILE
+            hint = f"; it is an example run: add --runs-dir {record_path(EXAMPLE_RUNS)}" if example.exists() else ""
+            raise FileNotFoundError(
+                f"no run {run_id!r} under {root}" + (hint or (f"; recent runs: {known}" if known else ""))
+            )
         return cls(path)
 
     @property

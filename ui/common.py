@@ -129,24 +129,54 @@ WRAPPING_ROW_HEIGHT = 66
 
 
 def shown_columns(table, hide=()) -> list[str]:
-    """The columns of `table` (a DataFrame) worth a place at 1400 px: not in `hide`, not empty in every row, and
+    """The columns of `table` (a DataFrame) worth a place at 1440 px: not in `hide`, not empty in every row, and
     `status` only where some row is not ok. st.dataframe's column_order; the data (and the CSV) keep them all."""
     shown = []
     for name in table.columns:
         values = table[name].dropna()
+        values = values[values.astype(str) != ""]  # a column of empty text (no errors, no notes) is empty too
         if name in hide or values.empty or (name == "status" and set(values) <= {"ok"}):
             continue
         shown.append(name)
     return shown
 
 
+# Glide's header font: about 6.5 px a character, and 16 px of padding; a column narrower cuts its title.
+HEADER_CHAR_PX, HEADER_PAD_PX = 6.5, 16
+
+
+def title_width(title: str, least: int = 0) -> int:
+    """The px a column needs for its whole title (st.dataframe cuts a header, it never wraps one)."""
+    return max(least, round(HEADER_PAD_PX + HEADER_CHAR_PX * len(title)))
+
+
+def timing_columns(columns) -> tuple[list[str], dict]:
+    """The Timings tab at 1440 px: times, rates and ratios (the medians), each column as wide as its title; the
+    intervals of the ratios, batch sizes, method and the runner's own clock stay in the data (eval.json)."""
+    kept = [
+        c
+        for c in columns
+        if not c.endswith((" low", " high"))
+        and c not in ("CI low us", "CI high us", "batches", "calls/batch", "method")
+        and c not in ("copy GB/s", "self-reported us")
+    ]
+    config = {
+        name: st.column_config.NumberColumn(format=spec, width=title_width(name, 55 if name == "±" else 70))
+        for name, spec in data.number_formats(columns).items()
+    }
+    config |= {"shape": st.column_config.TextColumn(width=155), "dtype": st.column_config.TextColumn(width=45)}
+    config |= {name: st.column_config.TextColumn(width=200) for name in ("errors", "note", "status")}
+    return kept, config
+
+
 def shape_table_columns(columns) -> dict:
-    """column_config of a per-shape table (ui/data.py: best_shape_table) sized so that it fits at 1400 px."""
-    widths = {"shape": 155, "dtype": 45, "bound": 55, "status": 60}
+    """column_config of a per-shape table (ui/data.py: best_shape_table) that fits at 1440 px: each column as wide
+    as its title, the decision scope left out of the titles (the caption under the table names it)."""
+    widths = {"shape": 160, "dtype": 45, "bound": 55, "status": 60}
     config = {}
     for name, spec in data.number_formats(columns).items():
-        width = 55 if name.endswith("±") else 110 if name.startswith("% of copy") else 90 if name[:3] == "vs " else 85
-        config[name] = st.column_config.NumberColumn(format=spec, width=width)
+        label = name.removesuffix(" (graph)").removesuffix(" (eager)")
+        config[name] = st.column_config.NumberColumn(label, format=spec, width=title_width(label, 60))
     return config | {name: st.column_config.TextColumn(width=w) for name, w in widths.items() if name in columns}
 
 

@@ -19,6 +19,9 @@ from tools.evaluator.records import KernelSource
 
 HELP = "evaluate one kernel: static, compile, correctness, benchmark, profile"
 
+# The loop's compile cap (agent/config.py): a kernel file that hangs at import or in a first call fails in minutes.
+COMPILE_TIMEOUT_S = 180.0
+
 # `agent eval` is the edit-check loop: torch.compile of every shape (about 25 s on the H200) is left to
 # `agent bench` and to `--baselines eager compiled`.
 EVAL_BASELINES = ("eager",)
@@ -41,6 +44,14 @@ def add_arguments(p) -> None:
         help="also run ncu per shape, for diagnosis (on MetaX the stage says mcProfiler is not wired in yet)",
     )
     p.add_argument("--no-bench", action="store_true", help="stop after correctness")
+    p.add_argument(
+        "--compile-timeout",
+        type=float,
+        default=COMPILE_TIMEOUT_S,
+        metavar="SECONDS",
+        help=f"a kernel file whose import or first calls take longer fails at compile (default {COMPILE_TIMEOUT_S:g}, "
+        "as in agent optimize; 0: only --timeout)",
+    )
     p.add_argument(
         "--against",
         metavar="FILE",
@@ -104,6 +115,7 @@ def run(args) -> int:
             device=args.device,
             target=args.target,
             timeout_s=args.timeout,
+            stage_timeouts={"compile": args.compile_timeout} if args.compile_timeout else None,
             on_event=on_event,
             incumbent=args.against,
             batches=args.batches,

@@ -6,15 +6,21 @@ import argparse
 import os
 from pathlib import Path
 
-from agent.commands.options import EDITABLE, OPERATORS, common, confinement_gate, runs_dir
-from agent.commands.show import final_summary, iteration_printer, make_console, stop_on_first_ctrl_c
+from agent.commands.options import BACKENDS, EDITABLE, OPERATORS, common, confinement_gate, runs_dir
+from agent.commands.show import (
+    final_summary,
+    iteration_printer,
+    judge_with_progress,
+    make_console,
+    stop_on_first_ctrl_c,
+)
 
 HELP = "the loop: propose, evaluate, keep what wins (needs a GPU)"
 
 
 def add_arguments(p) -> None:
     p.add_argument("op", choices=OPERATORS)
-    p.add_argument("--backend", choices=EDITABLE, required=True)
+    p.add_argument("--backend", choices=BACKENDS, required=True)  # torch too: refused below with the reason
     p.add_argument(
         "--policy", choices=["search", "llm"], help="default: llm if OPENAI_BASE_URL/KEY is set, else search"
     )
@@ -98,6 +104,9 @@ def run(args) -> int:
     from agent.loop import optimize
 
     console = make_console()
+    if args.backend == "torch":
+        choices = ", ".join(EDITABLE)
+        raise ValueError(f"the torch backend is the reference, not something to optimise; pick one of {choices}")
     _check_e2e_options(args)
     if args.candidate and not Path(args.candidate).is_file():
         raise ValueError(f"--candidate {args.candidate}: no such kernel file")
@@ -111,9 +120,6 @@ def run(args) -> int:
 
     require(args.backend)
     confinement_gate(args, console)
-    if args.backend == "torch":
-        choices = ", ".join(EDITABLE)
-        raise ValueError(f"the torch backend is the reference, not something to optimise; pick one of {choices}")
     from tools.evaluator.decide import ROUNDS_TO_ACCEPT
 
     if args.batches < ROUNDS_TO_ACCEPT:
@@ -164,7 +170,8 @@ def run(args) -> int:
         raise ValueError("the llm policy needs --model (and OPENAI_BASE_URL / OPENAI_API_KEY for the endpoint)")
     runs_dir = Path(args.runs_dir)
     flag = stop_on_first_ctrl_c(console)
-    run = optimize(config, runs_dir=runs_dir, on_iteration=iteration_printer(console), stop_requested=flag)
+    printer, judge = iteration_printer(console), judge_with_progress()
+    run = optimize(config, runs_dir=runs_dir, on_iteration=printer, stop_requested=flag, judge=judge)
     final_summary(run, runs_dir, console)
     return 0
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from agent.commands.options import runs_dir
-from agent.commands.show import final_summary, iteration_printer, make_console, stop_on_first_ctrl_c
+from agent.commands.show import (
+    final_summary,
+    iteration_printer,
+    judge_with_progress,
+    make_console,
+    stop_on_first_ctrl_c,
+)
 
 HELP = "continue a stopped or killed run"
 
@@ -29,6 +35,7 @@ def run(args) -> int:
         )
         return 0
     flag = stop_on_first_ctrl_c(console)
-    run = resume(args.run_id, runs_dir=runs_dir, on_iteration=iteration_printer(console), stop_requested=flag)
+    printer, judge = iteration_printer(console), judge_with_progress()
+    run = resume(args.run_id, runs_dir=runs_dir, on_iteration=printer, stop_requested=flag, judge=judge)
     final_summary(run, runs_dir, console)
     return 0

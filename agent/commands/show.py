@@ -7,19 +7,98 @@ from pathlib import Path
 
 from tools.paths import RUNS_DIR
 
+# A stage past this many seconds gets lines of its own (a live bar alone shows nothing in a log or a pipe).
+SLOW_STAGE_S = 5.0
+# While a stage runs long, a line this often: a hang is seen as one, minutes before its time limit ends it.
+HEARTBEAT_S = 30.0
+
+
+class StageClock:
+    """Evaluation events as elapsed-time lines on stderr: a stage still running after HEARTBEAT_S says so,
+    with its progress, every HEARTBEAT_S; a stage that ran past SLOW_STAGE_S says how long it took.
+
+    `tick(now)` prints what is due at `now` (time.monotonic()); a thread calls it each second while the clock
+    runs, since a hung runner sends no event that could.
+    """
+
+    def __init__(self, console, clock=None):
+        import threading
+        import time
+
+        self.console = console
+        self.clock = clock or time.monotonic
+        self.stage: str | None = None
+        self.started = self.last_line = 0.0
+        self.label = ""
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def on_event(self, event: dict) -> None:
+        with self._lock:
+            kind, now = event.get("event"), self.clock()
+            if kind == "stage_start":
+                self.stage, self.started, self.last_line, self.label = event["stage"], now, now, ""
+            elif kind == "progress" and event.get("stage") == self.stage:
+                self.label = f"{event['label']} ({event['done']}/{event['total']})"
+            elif kind == "stage_end" and event.get("stage") == self.stage:
+                seconds = now - self.started
+                if seconds >= SLOW_STAGE_S:
+                    status = (event.get("result") or {}).get("status", "done")
+                    self._line(f"{self.stage}: {status} after {_elapsed(seconds)}")
+                self.stage = None
+
+    def tick(self, now: float) -> None:
+        with self._lock:
+            if self.stage is not None and now - self.last_line >= HEARTBEAT_S:
+                self.last_line = now
+                self._line(
+                    f"{self.stage}: running for {_elapsed(now - self.started)}"
+                    + (f", {self.label}" if self.label else "")
+                )
+
+    def _line(self, text: str) -> None:
+        self.console.print(f"[dim]  {text}[/dim]", highlight=False)
+
+    def _run(self) -> None:
+        while not self._stop.wait(1.0):
+            self.tick(self.clock())
+
+    def __enter__(self):
+        import threading
+
+        self._thread = threading.Thread(target=self._run, name="stage-clock", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+
+def _elapsed(seconds: float) -> str:
+    minutes, rest = divmod(int(seconds), 60)
+    return f"{minutes} min {rest} s" if minutes else f"{seconds:.1f} s"
+
 
 def make_progress():
-    """A rich progress bar on stderr fed by evaluation events."""
+    """Progress of an evaluation fed by its events: a live bar in a terminal, and a StageClock's elapsed-time
+    lines on stderr wherever the output goes. Returns (a context manager, on_event)."""
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    errors = Console(stderr=True)
     progress = Progress(
         TextColumn("[bold]{task.fields[stage]:<11}"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.fields[label]}"),
         TimeElapsedColumn(),
+        console=errors,
         transient=True,
     )
+    clock = StageClock(progress.console)  # printed through the bar's console: lines stay above the bar
     task = progress.add_task("eval", total=None, stage="", label="")
 
     def on_event(event: dict) -> None:
@@ -34,8 +113,37 @@ def make_progress():
                 total=event["total"],
                 label=event["label"],
             )
+        clock.on_event(event)
 
-    return progress, on_event
+    return _Both(progress, clock), on_event
+
+
+class _Both:
+    """The bar and the clock as one `with` block."""
+
+    def __init__(self, progress, clock):
+        self.parts = (progress, clock)
+
+    def __enter__(self):
+        for part in self.parts:
+            part.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for part in reversed(self.parts):
+            part.__exit__(*exc)
+
+
+def judge_with_progress():
+    """tools.evaluator.evaluate with a StageClock's lines: the loop's evaluations are not silent either."""
+    from tools.evaluator.evaluate import evaluate
+
+    def judge(*args, **kwargs):
+        context, on_event = make_progress()
+        with context:
+            return evaluate(*args, on_event=on_event, **kwargs)
+
+    return judge
 
 
 def make_console():
@@ -108,9 +216,9 @@ def print_record(record, console) -> None:
     )
     for stage in record.stages:
         colour = {"ok": "green", "failed": "red", "skipped": "yellow"}[stage.status]
-        console.print(
-            f"  [{colour}]{stage.name:<12}{stage.status:<8}[/{colour}] {stage.seconds:6.1f} s  {stage.message}"
-        )
+        # The failing stage's message is the verdict's, printed once, at the end.
+        message = "(the verdict below)" if record.message == f"{stage.name}: {stage.message}" else stage.message
+        console.print(f"  [{colour}]{stage.name:<12}{stage.status:<8}[/{colour}] {stage.seconds:6.1f} s  {message}")
     if record.timed_on_cpu():
         console.print(f"[yellow]{CPU_NOTE} {GPU_ONLY_NOTE}[/yellow]")
     if shape_rows(record):

@@ -98,6 +98,11 @@ def test_eval_torch_backend_prints_a_table_and_writes_json(tmp_path):
     wide = io.StringIO()
     print_record(EvalRecord.model_validate(record), Console(file=wide, width=170, color_system=None))
     assert "│ llama3-8b/decode1 " in wide.getvalue() and "…" not in wide.getvalue()
+    # Stopped before the benchmark (--no-bench, or a wrong value): still the CPU's one scope, never "graph".
+    untimed = EvalRecord.model_validate(record).model_copy(update={"benchmark": []})
+    from tools.report import terminal_columns
+
+    assert terminal_columns(untimed)["gbps"] == "GB/s (eager)"
 
 
 def test_a_gpu_record_at_80_columns_keeps_every_column_and_whole_names():
@@ -146,6 +151,55 @@ def test_eval_of_a_broken_candidate_exits_nonzero_with_the_stage(tmp_path):
     done = agent("eval", "rope", "--backend", "torch", "--candidate", str(candidate), "--device", "cpu")
     assert done.returncode == 1
     assert "static" in done.stdout and "syntax error" in done.stdout
+
+
+HANGS_AT_IMPORT = "import torch\n\nwhile True:\n    pass\n\n\ndef rope(x, sin, cos, *, out=None):\n    return out\n"
+
+
+@pytest.mark.parametrize(
+    ("where", "doing"),
+    [("import", "while importing its kernel file"), ("first call", "while making its first call on llama3.2-1b/")],
+)
+def test_a_hanging_kernel_file_fails_at_compile_named_as_a_hang(where, doing, tmp_path):
+    from tests.tools.candidates import HANGS
+
+    candidate = tmp_path / "hang.py"
+    candidate.write_text(HANGS_AT_IMPORT if where == "import" else HANGS)
+    done = agent(
+        "eval", "rope", "--backend", "torch", "--candidate", str(candidate), "--device", "cpu",
+        "--shapes", "decode1", "--compile-timeout", "5",
+    )  # fmt: skip
+    assert done.returncode == 1
+    (verdict,) = [line for line in done.stdout.splitlines() if line.startswith("FAILED")]
+    assert "compile: the candidate runner hung: it did not answer in " in verdict, verdict
+    assert doing in verdict and "past the 5 s limit of its compile stage" in verdict, verdict
+    # The judge killed it: no traceback of the judge's own (its keeper's signal handling) reads as the kernel's.
+    assert "Error" not in verdict and "signal" not in verdict, verdict
+
+
+def test_a_long_stage_prints_elapsed_time_lines():
+    from rich.console import Console
+
+    from agent.commands.show import HEARTBEAT_S, StageClock
+
+    now = [100.0]
+    console = Console(file=io.StringIO(), width=200)
+    clock = StageClock(console, clock=lambda: now[0])
+    clock.on_event({"event": "stage_start", "stage": "compile"})
+    clock.on_event({"event": "progress", "stage": "compile", "done": 2, "total": 8, "label": "first calls: decode1"})
+    clock.tick(100.0 + HEARTBEAT_S - 1)
+    assert console.file.getvalue() == ""  # nothing before the first heartbeat
+    clock.tick(100.0 + HEARTBEAT_S)
+    clock.tick(100.0 + 2 * HEARTBEAT_S + 5)
+    now[0] = 100.0 + 200
+    clock.on_event({"event": "stage_end", "stage": "compile", "result": {"status": "failed"}})
+    clock.on_event({"event": "stage_start", "stage": "correctness"})
+    clock.on_event({"event": "stage_end", "stage": "correctness", "result": {"status": "ok"}})  # quick: no line
+    assert console.file.getvalue().splitlines() == [
+        f"  compile: running for {HEARTBEAT_S:.1f} s, first calls: decode1 (2/8)",
+        "  compile: running for 1 min 5 s, first calls: decode1 (2/8)",
+        "  compile: failed after 3 min 20 s",
+    ]
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks what happens without a GPU")
@@ -235,10 +289,87 @@ def test_ops_reports_native_or_fallback():
     assert len({line.index("native") for line in done.stdout.splitlines()}) == 1  # one column
 
 
+def test_optimize_of_the_torch_backend_says_why_in_one_line():
+    done = agent("optimize", "rope", "--backend", "torch")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "agent: error: the torch backend is the reference, not something to optimise; "
+        "pick one of tilelang, ninetoothed, maca_cpp\n"
+    )
+
+
+def test_an_argument_error_is_one_line_without_the_usage(capsys):
+    from agent.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["eval", "rope", "--backend", "cuda"])
+    assert done.value.code == 2
+    assert capsys.readouterr().err == (
+        "agent eval: error: argument --backend: invalid choice: 'cuda' (choose from 'tilelang', 'ninetoothed', "
+        "'maca_cpp', 'torch') (see agent eval --help)\n"
+    )
+
+
+def test_wrong_values_read_in_a_short_line_named_shapes_first():
+    from rich.console import Console
+
+    from agent.commands.show import print_record
+    from tools.evaluator.judge import Judge
+    from tools.evaluator.records import ShapeCorrectness
+
+    def check(shape: str, hidden: bool) -> ShapeCorrectness:
+        judges = "928 of 1024 elements out of tolerance; first at (0, 0, 0, 0): got 1.0625, expected 1.05098"
+        message = f"on tensors allocated as a model does (not the judge's buffers): {judges}; on strided views "
+        message += f"(a slice of a wider tensor) (not the judge's buffers): {judges}; on the judge's buffers: {judges}"
+        return ShapeCorrectness(
+            shape=shape,
+            dims=[1],
+            dtype="bf16",
+            seed=7,
+            hidden=hidden,
+            ok=False,
+            message=message,
+            max_abs_err=0.01,
+            max_rel_err=0.01,
+        )
+
+    hidden = [check(f"hidden/case{i}", True) for i in range(5)]
+    result = Judge._verdict("correctness", [*hidden, check("llama3-8b/decode1/q", False)], None, 6)
+    assert result.message == (
+        "wrong on 6 shape(s) (llama3-8b/decode1/q, hidden/case0, hidden/case1, hidden/case2 and 2 more); first: "
+        "llama3-8b/decode1/q bf16 seed 7: 928 of 1024 elements out of tolerance; first at (0, 0, 0, 0): got 1.0625, "
+        "expected 1.05098"
+    )
+    record = EvalRecord.model_validate_json((EXAMPLES / MACA / "iterations" / "0001" / "eval.json").read_text())
+    record = record.model_copy(update={"stages": [*record.stages[:2], result], "benchmark": []})
+    record.status, record.message = "failed", f"correctness: {result.message}"
+    console = Console(file=io.StringIO(), width=170, color_system=None)
+    print_record(record, console)
+    lines = console.file.getvalue().splitlines()
+    assert sum("wrong on 6 shape(s)" in line for line in lines) == 1  # the verdict once, not in the stage list too
+    assert len([line for line in lines[lines.index(next(x for x in lines if x.startswith("FAILED"))) :]]) <= 2
+
+
+def test_infer_on_the_cpu_says_it_takes_small_defaults(tmp_path):
+    from tests.tools.tiny_llama import write_tiny_checkpoint
+
+    model = write_tiny_checkpoint(tmp_path / "tiny")
+    done = agent("infer", "--backend", "torch", "--model", str(model), "--device", "cpu", "--iters", "2")
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first == "on the CPU (a 1B model decodes about 0.5 tokens/s there), small defaults: --max-new-tokens 8 " \
+        "--warmup 0 (a GPU's: 32 1)"  # fmt: skip
+    assert "new 8)" in done.stdout and "median of 2 after 0 warmup" in done.stdout
+
+
 def test_unknown_shape_is_a_clear_error():
     done = agent("eval", "rope", "--backend", "torch", "--shapes", "prefill7", "--device", "cpu")
     assert done.returncode == 2
-    assert "no rope shape matches ['prefill7']" in done.stderr
+    assert done.stderr == (
+        "agent: error: no rope shape matches ['prefill7']: its 32 shapes are named from llama3.2-1b|llama3-8b / "
+        "prefill512|prefill2048|prefill8192|prefill16384|decode1|decode8|decode32|decode128 / q|k; a pattern is a "
+        "whole name, one /-part of it (decode8) or a glob such as 'llama3-8b/prefill*'\n"
+    )
 
 
 @pytest.mark.parametrize("backend", ["torch", "tilelang"])
@@ -276,6 +407,32 @@ def test_resume_of_an_unknown_run_prints_only_the_error(tmp_path):
     done = agent("resume", "no-such-run", "--runs-dir", str(tmp_path))
     assert done.returncode == 2
     assert done.stdout.strip() == "" and "no run 'no-such-run'" in done.stderr
+
+
+@pytest.mark.parametrize("command", ["export", "adopt", "resume"])
+def test_an_example_run_named_without_its_folder_says_which_flag_finds_it(command, tmp_path):
+    done = agent(command, MACA, "--runs-dir", str(tmp_path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert (
+        done.stderr
+        == f"agent: error: no run '{MACA}' under {tmp_path}; it is an example run: add --runs-dir examples/runs\n"
+    )
+
+
+def test_the_readmes_commands_for_the_examples_work_as_typed(tmp_path):
+    clone = clone_with(MACA, tmp_path)
+    lines = (ROOT / "README.md").read_text().splitlines()
+    typed = [line.split("#")[0].split() for line in lines if line.startswith("agent ") and "examples/runs" in line]
+    assert {words[1] for words in typed} >= {"runs", "ui", "export", "adopt", "resume"}
+    for words in typed:
+        if words[1] == "ui":  # a server: that it finds the runs is tests/ui's
+            continue
+        done = in_clone(clone, *words[1:])
+        # adopt may refuse, in a line that says why: this clone's kernel file is not the one the run started from
+        refused = words[1] == "adopt" and done.returncode == 2 and len(done.stderr.splitlines()) == 1
+        assert done.returncode == 0 or refused, (words, done.stderr)
+        assert "Traceback" not in done.stderr
+    assert (clone / "runs" / "exports" / MACA / "reflection.md").is_file()
 
 
 def test_adopt_of_an_example_writes_the_kernel_file_of_the_clone_it_runs_in(tmp_path):
@@ -316,9 +473,9 @@ def test_adopt_of_a_run_that_accepted_nothing_leaves_the_kernel_alone(tmp_path):
 def test_export_of_an_example_in_another_clone_writes_no_absolute_path(tmp_path):
     clone = clone_with(MACA, tmp_path)
     runs = clone / "examples" / "runs"
-    done = in_clone(clone, "export", MACA, "--runs-dir", str(runs))  # an absolute runs folder
-    assert done.returncode == 0, done.stderr
-    prompts = (runs / MACA / "prompts.md").read_text()
+    done = in_clone(clone, "export", MACA, "--runs-dir", str(runs), "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr  # an absolute runs folder, and a folder of the user's choosing
+    prompts = (tmp_path / "out" / "prompts.md").read_text()
     assert f"--candidate examples/runs/{MACA}/iterations/NNNN/candidate.py`" in prompts  # a search run's log
     for name in ("prompts.md", "reflection.md"):
-        assert not ABSOLUTE.search((runs / MACA / name).read_text()), name
+        assert not ABSOLUTE.search((tmp_path / "out" / name).read_text()), name

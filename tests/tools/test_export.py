@@ -83,7 +83,8 @@ def test_reflection_md_covers_environment_method_results_and_checklist(finished_
     header = next(line for line in text.splitlines() if line.startswith("| shape |"))
     for title in ("start eager µs/call", "best eager µs/call", "start graph µs/call", "best GB/s (eager)"):
         assert title in header, title
-    assert "- Runners: runners " in text
+    # The recorded records are from before the sandbox: their confinement as the exports of the time gave it.
+    assert "- Runners confined as `root`: uid separation no, network isolated" in text
 
 
 def test_results_of_a_cpu_run_name_the_eager_scope(finished_run):
@@ -130,7 +131,8 @@ def test_reflection_md_has_both_scopes_in_the_measured_results(two_scopes):
     cells = [c.strip() for c in decode.strip("|").split("|")]
     assert cells[1:5] == ["12.00", "10.00", "4.00", "3.00"]
     assert cells[7:] == ["50%", "67%", "1.33x (graph)"]
-    assert "- Runners: runners before the sandbox, as root's, a uid of their own, network isolated" in text
+    # A record from before the sandbox: its fields as the exports of the time gave them (the committed examples').
+    assert "- Runners confined as `root`: uid separation yes, network isolated, environment allow-list" in text
 
 
 def test_cli_lists_exports_and_adopts(finished_run):
@@ -149,6 +151,30 @@ def test_cli_lists_exports_and_adopts(finished_run):
     assert adopted.returncode == 0, adopted.stderr
     best = RunFolder(base / "runs" / run["run_id"]).path / "repo" / "kernel.py"  # the run's own repository
     assert kernel.read_text() == best.read_text()
+
+
+EXAMPLE_RUNS = sorted(p.name for p in EXAMPLES.iterdir() if (p / "run.json").exists())
+
+
+@pytest.mark.parametrize("run", EXAMPLE_RUNS)
+def test_exporting_a_committed_example_gives_its_committed_files(run, tmp_path):
+    prompts, reflection = export(RunFolder(EXAMPLES / run), tmp_path)
+    assert prompts.read_bytes() == (EXAMPLES / run / "prompts.md").read_bytes()
+    assert reflection.read_bytes() == (EXAMPLES / run / "reflection.md").read_bytes()
+
+
+def test_export_of_an_example_writes_next_to_the_users_runs_not_into_the_examples(tmp_path):
+    from tests.agent.test_cli import MACA, clone_with, in_clone
+
+    clone = clone_with(MACA, tmp_path)
+    example = clone / "examples" / "runs" / MACA
+    before = {p: p.read_bytes() for p in example.rglob("*") if p.is_file()}
+    done = in_clone(clone, "export", MACA, "--runs-dir", "examples/runs")
+    assert done.returncode == 0, done.stderr
+    written = clone / "runs" / "exports" / MACA
+    assert done.stdout == f"wrote {written / 'prompts.md'} and {written / 'reflection.md'}\n"
+    assert (written / "reflection.md").read_bytes() == (example / "reflection.md").read_bytes()
+    assert {p: p.read_bytes() for p in example.rglob("*") if p.is_file()} == before
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks what happens without a GPU")
@@ -220,7 +246,7 @@ def test_reflection_md_groups_what_was_not_adopted_by_rule():
     )
 
 
-@pytest.mark.parametrize("run", sorted(p.name for p in EXAMPLES.iterdir() if (p / "run.json").exists()))
+@pytest.mark.parametrize("run", EXAMPLE_RUNS)
 def test_exports_give_bandwidth_in_gb_per_s_only(run):
     folder = RunFolder(EXAMPLES / run)
     for text in (prompts_markdown(folder), reflection_markdown(folder)):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from agent.policies.base import ReflectionContext
@@ -49,8 +50,12 @@ def test_the_search_reflects_without_a_plan_or_a_count():
     assert "another candidate of its round was faster" in beaten
 
 
-def test_reflection_md_of_a_search_run_has_one_distinct_line_per_step():
-    text = reflection_markdown(RunFolder(MACA_RUN))
+def test_reflection_md_of_a_search_run_without_reflections_has_one_distinct_line_per_step(tmp_path):
+    # A run that wrote its reflections is exported with them, as written; one that wrote none gets the lessons.
+    run = shutil.copytree(MACA_RUN, tmp_path / MACA_RUN.name)
+    for written in run.glob("iterations/*/reflection.md"):
+        written.unlink()
+    text = reflection_markdown(RunFolder(run))
     section = text[text.index("## Reflections") : text.index("## Measured results")]
     steps = [line for line in section.splitlines() if line.startswith("- Iteration ")]
     assert len(steps) == 10 and len(set(steps)) == 10

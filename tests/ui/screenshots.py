@@ -1,6 +1,6 @@
 """Screenshots of the review UI over the committed example runs, for docs/screenshots/.
 
-Usage: python -m tests.ui.screenshots [--runs examples/runs] [--out docs/screenshots] [--width 1400 --height 900]
+Usage: python -m tests.ui.screenshots [--runs examples/runs] [--out docs/screenshots] [--width 1440 --height 900]
 
 Starts `agent ui --runs RUNS` on a free 127.0.0.1 port, opens the pages in headless Chromium (Debian's
 `chromium` and `chromium-driver`, and `selenium`) and saves each, full page, at a laptop-sized window:
@@ -13,6 +13,7 @@ Starts `agent ui --runs RUNS` on a free 127.0.0.1 port, opens the pages in headl
     run-rms_norm-maca_cpp-tooltip.png the chart's tooltip over iteration 2, stopped early after 3 of 18 shapes
                                       (the window as it is, not the whole page: growing it would end the hover)
     iteration-rms_norm-maca_cpp-3.png its accepted iteration 3 (vec 8 -> 4), on the Diff tab
+    iteration-rms_norm-maca_cpp-3-timings.png  the same iteration's Timings tab: times and ratios per scope
 
 Each shot waits until Streamlit has finished the page (no "Running..." widget, the expected text shown).
 The server and the browser are stopped at the end, also on errors.
@@ -39,7 +40,7 @@ ITERATIONS = 10
 ACCEPTED = 3
 HOVERED = 2  # rejected after 3 of 18 shapes: 1.15x the best on those, one of them slower beyond noise
 CHANGED = '"vec": 4, "rows_per_block"'  # a piece of the diff's added CONFIG line
-WIDTH = 1400
+WIDTH = chrome.WIDTH  # 1440: a laptop screen
 
 
 def _wait(driver, check, what: str, timeout: float = 30) -> None:
@@ -138,6 +139,13 @@ def take(runs: Path, out: Path, width: int, height: int) -> list[Path]:
                 driver.get(f"{url}/iteration?{urlencode({'run': RUN, 'iteration': ACCEPTED})}")
                 chrome.wait_rendered(driver, f"Iteration {ACCEPTED}", "Accepted.", CHANGED)
                 shoot(f"iteration-{NAME}-{ACCEPTED}.png")
+
+                # 5. Its Timings tab: every contestant's time and the ratios, within the page's width.
+                tab = '//*[@role="tab"][contains(normalize-space(.), "Timings")]'
+                driver.find_element(By.XPATH, tab).click()
+                chrome.wait_rendered(driver, "graph scope · decides")
+                _wait(driver, lambda: _count(driver, '[data-testid="stDataFrame"] canvas') > 1, "the timing tables")
+                shoot(f"iteration-{NAME}-{ACCEPTED}-timings.png")
             finally:
                 driver.quit()
     return shots

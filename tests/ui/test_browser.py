@@ -118,15 +118,15 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "runs"
 STOPPED_EARLY = "20261202-052242-rms_norm-maca_cpp-9210"  # H200: 9 of 10 candidates stopped at a slower shape
 
 
-def test_a_run_with_candidates_stopped_early_compares_like_with_like_at_1400_px(tmp_path):
-    """The committed maca_cpp run at 1400 px: ratios to the best, the partial ones labelled; no median of a few
-    shapes beside full-set medians; tables that fit the page."""
+def test_a_run_with_candidates_stopped_early_compares_like_with_like_at_1440_px(tmp_path):
+    """The committed maca_cpp run at 1440 px: ratios to the best, the partial ones labelled; no median of a few
+    shapes beside full-set medians; tables that fit the page, on the run page and an iteration's Timings tab."""
     from urllib.parse import urlencode
 
     from selenium.webdriver.common.by import By
 
     with chrome.serve(EXAMPLES, tmp_path / "agent-ui.log") as url:
-        driver = chrome.chromium(tmp_path, width=1400)
+        driver = chrome.chromium(tmp_path, width=1440)
         try:
             driver.get(f"{url}/run?{urlencode({'run': STOPPED_EARLY})}")
             chrome.wait_rendered(driver, "rms_norm[maca_cpp] · search policy", "Environment and configuration")
@@ -142,13 +142,9 @@ def test_a_run_with_candidates_stopped_early_compares_like_with_like_at_1400_px(
             (second,) = [p for p in marks(points) if p.startswith("iteration: 2;")]
             assert "shapes timed: 3 of 18, partial" in second and "vs the best of its time" in second
             assert sum("label: " in t for t in marks(labels)) == 9  # 3/18, 1/18, ...: the nine stopped early
-            # Every table fits the page: nothing to scroll sideways at 1400 px.
-            widths = driver.execute_script(
-                "return Array.from(document.querySelectorAll('[data-testid=\"stDataFrame\"] .dvn-scroller'))"
-                ".map(s => [s.scrollWidth, s.clientWidth]);"
-            )
-            assert widths and all(scroll <= client for scroll, client in widths), widths
-            chrome.screenshot(driver, tmp_path / "stopped-early.png", width=1400)
+            # Every table fits the page: nothing to scroll sideways at 1440 px.
+            assert_tables_fit(driver)
+            chrome.screenshot(driver, tmp_path / "stopped-early.png", width=1440)
 
             # Over the whole set of shapes only the two full evaluations are points; no point is above the copy.
             button = (By.XPATH, '//button[contains(normalize-space(.), "median GB/s")]')
@@ -157,5 +153,25 @@ def test_a_run_with_candidates_stopped_early_compares_like_with_like_at_1400_px(
             rules = marks(f"{chart} g.mark-rule.role-mark line")
             assert sum("not drawn: stopped early" in r for r in rules) == 9
             assert all("above the copy" not in p for p in marks(points))
+
+            # An iteration's Timings tab: the per-shape table and each scope's contestants, ratios included, fit.
+            driver.get(f"{url}/iteration?{urlencode({'run': STOPPED_EARLY, 'iteration': 3})}")
+            chrome.wait_rendered(driver, "Iteration 3", "Accepted.")
+            driver.find_element(By.XPATH, '//*[@role="tab"][contains(normalize-space(.), "Timings")]').click()
+            chrome.wait_rendered(driver, "graph scope · decides")
+            chrome.wait_until(lambda: len(driver.find_elements(By.CSS_SELECTOR, TABLES)) >= 4, "the timing tables")
+            assert_tables_fit(driver)
         finally:
             driver.quit()
+
+
+TABLES = '[data-testid="stDataFrame"] .dvn-scroller'
+
+
+def assert_tables_fit(driver) -> None:
+    """Every visible table is as wide as its content: no column past the right edge, nothing to scroll sideways."""
+    widths = driver.execute_script(
+        f"return Array.from(document.querySelectorAll('{TABLES}')).filter(s => s.offsetParent !== null)"
+        ".map(s => [s.scrollWidth, s.clientWidth]);"
+    )
+    assert widths and all(scroll <= client for scroll, client in widths), widths

@@ -113,3 +113,28 @@ def test_iteration_pages_of_the_maca_example(iteration):
         # The verdict names the rule its recorded decision states, then the decision itself.
         assert "Rejected: a shape slower beyond noise." in texts(at.warning)
         assert "slower than the best beyond noise (worst" in texts(at.warning)
+
+
+@pytest.mark.parametrize(("page", "params"), [("views/run.py", {}), ("views/iteration.py", {"iteration": "3"})])
+def test_every_column_is_as_wide_as_its_title(page, params):
+    """st.dataframe cuts a header to its column's width (it never wraps one): at 1440 px "median GB/s (graph)" read
+    "median GB/s (gra". A title needs about 6 px a character and 14 px of padding in Streamlit's grid."""
+    at = open_page(EXAMPLES, page, run=MACA, **params)
+    checked = 0
+    for frame in at.dataframe:
+        config = json.loads(frame.proto.columns or "{}")
+        for name in list(frame.proto.column_order) or list(frame.value.columns):
+            column = config.get(name, {})
+            title = column.get("label") or name
+            if "width" in column and isinstance(column["width"], int):
+                assert column["width"] >= 14 + 6 * len(title), (name, title, column["width"])
+                checked += 1
+    assert checked >= 10
+
+
+def test_where_vs_best_and_vs_start_differ_a_line_says_which_decides():
+    # Iteration 3: 1.14x the best of its time, the starting kernel, and 1.20x the start's own evaluation.
+    at = open_page(EXAMPLES, "views/iteration.py", run=MACA, iteration="3")
+    (line,) = [c.value for c in at.caption if "decides" in c.value and "vs start" in c.value]
+    assert "vs best of its time (here the starting kernel) decides" in line
+    assert "though the best is the start" in line

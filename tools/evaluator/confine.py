@@ -559,7 +559,8 @@ def _split_keeper(libc) -> None:
             break
     sweep_children()
     if code < 0:  # the runner died of a signal: so does its keeper, so the judge reads how it ended
-        signal.signal(-code, signal.SIG_DFL)
+        if -code not in (signal.SIGKILL, signal.SIGSTOP):  # no handler to reset: signal.signal raises EINVAL
+            signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     os._exit(code if code >= 0 else 128 - code)
 

@@ -227,8 +227,8 @@ class Judge(BenchmarkStage):
                 self._greet(role, runner)
 
     def _greet(self, role: str, runner: RunnerProcess) -> None:
-        try:
-            hello = runner.wait_hello(self.deadline)
+        try:  # the candidate's import is its compile stage's: a file that hangs there fails in that stage's limit
+            hello = runner.wait_hello(self._deadline("compile") if role == "candidate" else self.deadline)
         except RunnerFailed as err:
             if role == "candidate":
                 raise StageFailed(str(err) + self._stage_limit_note("compile")) from None
@@ -555,12 +555,16 @@ class Judge(BenchmarkStage):
             )
             return StageResult(name=stage, status="failed", message=crashed + earlier)
         if failures:
-            first = failures[0]
-            names = sorted({f.shape for f in failures})
+            # Named shapes first: the ones the user asked for and can run again; the judge's own comparison alone,
+            # where the model-allocated and strided calls were wrong the same way (their lines are in the record).
+            first = next((f for f in failures if not f.hidden), failures[0])
+            named = sorted({f.shape for f in failures if not f.hidden})
+            names = named + sorted({f.shape for f in failures if f.hidden} - set(named))
+            listed = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+            detail = first.message.rsplit("; on the judge's buffers: ", 1)[-1]
             message = (
-                f"wrong on {len(names)} shape(s) ({', '.join(names[:5])}{'...' if len(names) > 5 else ''}); "
-                f"first: {first.shape} {first.dtype} seed {first.seed}"
-                f"{' (rows of zeros and extreme magnitudes)' if first.hazards else ''}: {first.message}"
+                f"wrong on {len(names)} shape(s) ({listed}); first: {first.shape} {first.dtype} seed {first.seed}"
+                f"{' (rows of zeros and extreme magnitudes)' if first.hazards else ''}: {detail}"
             )
             return StageResult(name=stage, status="failed", message=message)
         return StageResult(name=stage, status="ok", message=f"{len(results)} checks passed ({shapes} shapes)")

@@ -157,7 +157,8 @@ class RunnerProcess:
 
     def wait_hello(self, deadline: float) -> wire.Reply:
         """The runner's first message: its import of the contestant worked (ok) or why not."""
-        self.hello = self._receive(deadline, "starting")
+        what = "importing its kernel file" if self.contestant.get("kind") == "file" else "starting"
+        self.hello = self._receive(deadline, what)
         return self.hello
 
     def ask(self, message: dict, deadline: float, *, fds: list[int] | None = None, what: str = "") -> wire.Reply:
@@ -209,13 +210,14 @@ class RunnerProcess:
         return self._receive(deadline, what)
 
     def _receive(self, deadline: float, what: str) -> wire.Reply:
+        asked = time.monotonic()
         try:
             message, _ = wire.receive(self.sock, deadline=deadline)
         except TimeoutError:
             self.kill()
             raise RunnerFailed(
-                f"the {self.role} runner did not answer while {what} within its time limit and was killed"
-                + self._tail_note()
+                f"the {self.role} runner hung: it did not answer in {time.monotonic() - asked:.0f} s while {what} "
+                "and was killed" + self._tail_note()
             ) from None
         except wire.WireError as err:
             raise RunnerFailed(self._ended(f"while {what}", err)) from err

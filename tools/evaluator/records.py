@@ -258,8 +258,8 @@ class Confinement(BaseModel):
         kind = {
             "namespaces": "runners in a bubblewrap sandbox",
             "landlock": "runners under Landlock alone (no sandbox)",
-            "root": "runners before the sandbox, as root's",
-            "user": "runners before the sandbox, as the judge's user",
+            "root": "runners from before the sandbox, started by a root judge",
+            "user": "runners from before the sandbox, as the judge's user",
         }[self.mode]
         parts = [kind]
         if self.uid_separation:

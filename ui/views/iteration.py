@@ -99,6 +99,15 @@ columns[1].metric(
 )
 columns[2].metric(_named("vs best of its time"), common.number(row.geomean_vs_best, ".2f", "x"), help=scope_help)
 columns[3].metric(_named("vs start"), common.number(row.geomean_vs_start, ".2f", "x"), help=scope_help)
+if row.geomean_vs_best and row.geomean_vs_start and row.outcome != "baseline":
+    earlier = [r for r in run.rows if r.outcome == "accepted" and r.iteration < row.iteration]
+    best = f"iteration {earlier[-1].iteration}" if earlier else "the starting kernel"
+    st.caption(
+        f":material/balance: vs best of its time (here {best}) decides: the judge timed the two in the same rounds, "
+        "moments apart, so the machine's drift cancels. vs start is a ratio of two evaluations made at different "
+        "times, so it carries that drift"
+        + (", which is why it can differ from vs best though the best is the start." if not earlier else ".")
+    )
 if row.partial:
     st.caption(
         f":material/warning: Stopped early: timed on {row.shapes_timed} of {row.shapes_planned} shapes (the judge "
@@ -210,21 +219,23 @@ with tabs[3]:
                 + f": {data.SCOPE_HELP[scope]}"
             )
             st.caption(
-                "Microseconds per call, the median over batches and its 95% interval (CI); every contestant "
+                "Microseconds per call, the median over batches, ± its 95% interval; every contestant "
                 "timed in the same rounds: `best` is the version it tried to beat, torch the reference op, copy "
                 "a device-to-device copy of the same bytes. vs: median of per-round ratios, low/high its "
-                "interval. self-reported: the runner's own clock, for diagnosis only. errors: why a contestant "
-                "has no timing in this scope."
+                "interval (in eval.json, with the batches, calls per batch and the runner's own clock). errors: "
+                "why a contestant has no timing in this scope."
             )
             timings = pd.DataFrame(data.timing_table(record, scope))
+            kept, config = common.timing_columns(timings.columns)
+            hidden = [c for c in timings.columns if c not in kept]
             st.dataframe(
                 timings,
-                column_order=common.shown_columns(timings) or None,  # a contestant not timed: no empty column
+                column_order=common.shown_columns(timings, hide=hidden) or None,  # a contestant not timed: none
                 hide_index=True,
                 placeholder="-",
                 width="stretch",
                 key=f"timings_{scope}",
-                column_config=common.number_columns(timings.columns, note=st.column_config.TextColumn(width="large")),
+                column_config=config,
             )
 
 with tabs[4]:

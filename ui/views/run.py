@@ -5,6 +5,8 @@ Every speed names its timing scope (graph or eager)."""
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import streamlit as st
 
@@ -121,7 +123,8 @@ else:
     st.info("No iteration has been written yet.")
 
 # ------------------------------------------------------------------------------------------ iterations
-st.subheader("Iterations")
+shared = data.common_scope(run.rows)
+st.subheader(f"Iterations, {data.scope_label(shared)} scope" if shared else "Iterations")
 table = pd.DataFrame(data.iteration_table(run.rows))
 if table.empty:
     table = pd.DataFrame(columns=["iteration", "outcome", "scope", "change", "decision"])
@@ -130,7 +133,16 @@ if table.empty:
 # the candidates' scopes differ.
 hidden = ["outcome", "rule", "decision", *(c for c in table.columns if c.startswith("vs torch"))]
 hidden += ["scope"] if data.common_scope(run.rows) else []
-number = {c: st.column_config.NumberColumn(width=100, format=f) for c, f in data.number_formats(table.columns).items()}
+# Titles without the scope the subheader names (or the scope column, where candidates' differ), each column as
+# wide as its title: at 1440 px "median GB/s (graph)" was cut to "median GB/s (gra".
+labels = {c: c.split(" (")[0] for c in table.columns}
+number = {
+    c: st.column_config.NumberColumn(labels[c], width=common.title_width(labels[c], 60), format=f)
+    for c, f in data.number_formats(table.columns).items()
+}
+tried_px = 250
+# Every "what it tried" whole: rows as tall as the longest needs (about 6.5 px a character, 22 px a line).
+tried_lines = max([3, *(math.ceil(6.5 * len(str(t)) / (tried_px - 20)) + 1 for t in table.get("what it tried", []))])
 selected = st.dataframe(
     table,
     column_order=common.shown_columns(table, hide=hidden) or None,
@@ -138,25 +150,29 @@ selected = st.dataframe(
     placeholder="-",
     width="stretch",
     # Rows taller than 4rem let the text columns wrap: what it tried and the decision are read whole.
-    row_height=common.WRAPPING_ROW_HEIGHT,
+    row_height=max(common.WRAPPING_ROW_HEIGHT, 22 * tried_lines),
     height="content" if len(table) <= 20 else "auto",  # every iteration of a short run, no inner scrolling
     on_select="rerun",
     selection_mode="single-row",
     key="iterations_table",
     column_config=number
     | {
-        "iteration": st.column_config.TextColumn(width=55),
-        "verdict": st.column_config.TextColumn(width=150),
+        "iteration": st.column_config.TextColumn(width=common.title_width("iteration")),
+        "verdict": st.column_config.TextColumn(width=145),
         "scope": st.column_config.TextColumn(width=60, help="the decision scope of its evaluation: graph, else eager"),
-        "what it tried": st.column_config.TextColumn(width=210),
-        "shapes timed": st.column_config.TextColumn(width=75, help="partial: stopped early"),
+        "what it tried": st.column_config.TextColumn(width=tried_px),
+        "shapes timed": st.column_config.TextColumn(
+            width=common.title_width("shapes timed"), help="partial: stopped early"
+        ),
     },
 )
 st.caption(
     "vs best is what decided each candidate, by the rule its verdict names: the geomean, over the shapes it was "
     "timed on, of the judge's per-round ratios against the best of its time. A candidate stopped early (shapes "
     "timed: partial) has only that figure; the others are over the run's whole set of shapes: median GB/s and % "
-    "of copy, and vs start (the starting kernel's evaluation), in each candidate's decision scope. The decision's "
+    "of copy, and vs start (the starting kernel's evaluation), in each candidate's decision scope. vs start is a "
+    "ratio of two evaluations made at different times, so it can differ from vs best even while the best is the "
+    "start: vs best, timed in the same rounds as the best, is the one that decides. The decision's "
     "words are in the chart's tooltip and on the iteration's page; results.csv below has every figure."
 )
 
@@ -195,7 +211,7 @@ else:
     shapes = pd.DataFrame(data.best_shape_table(run.best_record, run.start))
     st.dataframe(
         shapes,
-        # At 1400 px: the copy's own GB/s is in % of copy, and on the iteration's page.
+        # At 1440 px: the copy's own GB/s is in % of copy, and on the iteration's page.
         column_order=common.shown_columns(shapes, hide=[c for c in shapes.columns if c.startswith("copy GB/s")])
         or None,
         height="content" if len(shapes) <= 40 else "auto",
