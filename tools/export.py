@@ -405,7 +405,7 @@ def reflection_markdown(folder: RunFolder) -> str:
         + f"; {run.get('iterations', 0)} iterations, {len(rounds)} proposals: "
         + ", ".join(f"{n} {k}" for k, n in sorted(outcomes.items())),
         f"- Failures by stage: {dict(failed_stages) or 'none'}",
-        _tokens_line(run),
+        *([_tokens_line(run)] if (run.get("tokens") or {}).get("calls") else []),  # none for a run that asked no model
         f"- Ended: {run.get('stop_reason') or run.get('status')}",
         f"- Git: branch `{branch}`, {len(run.get('commits', []))} commit(s)",
         "",
