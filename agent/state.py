@@ -46,4 +46,5 @@ CHECKPOINTED_TYPES = (
     ("agent.policies.base", "Attempt"),
     ("agent.policies.base", "Proposal"),
     ("tools.evaluator.decide", "Decision"),
+    ("tools.evaluator.decide", "Rule"),
 )

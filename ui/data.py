@@ -21,8 +21,8 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tools.evaluator.decide import Decision
 from tools.evaluator.records import CONTESTANTS, RIVALS, EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing, geomean
-from tools.export import decision_rule
 from tools.runfolder import (
     EVENTS_FILE,
     RUN_FILE,
@@ -268,7 +268,7 @@ class IterationRow:
     outcome: str  # one of OUTCOMES
     rationale: str
     reason: str  # the decision's reason, or the evaluation's message before a decision
-    rule: str | None  # the rule that reason names (tools/export.py: decision_rule); None before a decision
+    rule: str | None  # the rule's name (tools/evaluator/decide.py: Decision.label); None before a decision
     failed_stage: str | None
     model: str | None
     time: str | None
@@ -284,6 +284,7 @@ class IterationRow:
     vs_best_by_scope: dict[str, float] = field(default_factory=dict)
     shapes_timed: int = 0  # (shape, dtype) pairs timed in its decision scope
     shapes_planned: int = 0  # (shape, dtype) pairs the run times; more than timed: stopped early
+    decision: Decision | None = None  # the acceptance rule's, as its round left it; None before a decision
 
     @property
     def suffix(self) -> str:
@@ -377,11 +378,11 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
                 reason = record.message if record else baseline_end.get("message", "being evaluated")
                 rule = "starting kernel" if record else None
             elif decision is not None:
-                rule = decision_rule(decision, winner=decided.accepted == index)
+                rule = decision.label
                 outcome = decided.outcome(index)
                 if outcome == "accepted" and iteration in commits:
                     commit = commits[iteration].sha
-                reason = decision.get("reason", "")
+                reason = decision.reason
             else:
                 outcome = "evaluating" if record is not None or (iteration, index) in started else "proposed"
                 reason = record.message if record else "not evaluated yet"
@@ -399,7 +400,7 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
                     time=(proposal.time if proposal else None) or (record.started if record else None),
                     median_gbps=median_gbps(record),
                     median_fraction_of_copy=median_fraction(record),
-                    geomean_vs_best=(decision or {}).get("geomean_speedup"),
+                    geomean_vs_best=decision.geomean_speedup if decision else None,
                     geomean_vs_start=vs_start(record, start),
                     geomean_vs_torch=record.geomean_speedup("torch") if record else None,
                     commit=commit,
@@ -409,6 +410,7 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
                     vs_best_by_scope=_by_scope(record, lambda r, s: r.geomean_speedup("incumbent", s)),
                     shapes_timed=timed,
                     shapes_planned=planned,
+                    decision=decision if iteration else None,
                 )
             )
     return rows

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
+from tools.evaluator.decide import Decision
+
 
 @dataclass
 class Attempt:
@@ -57,6 +59,7 @@ class ReflectionContext:
     message: str
     summary: str  # measured numbers of this iteration against the best
     attempts: list[Attempt] = field(default_factory=list)
+    decision: Decision | None = None  # the acceptance rule's, as the round left it (beaten or not)
 
 
 @dataclass

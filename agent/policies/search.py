@@ -26,7 +26,7 @@ import statistics
 from agent.policies.base import Attempt, Proposal, ProposalContext, Reflection, ReflectionContext
 from agent.policies.catalogue import designs
 from agent.policies.source_edit import read_literal, replace_config
-from tools.lessons import lesson_of_step
+from tools.lessons import lesson
 
 
 def _key(config: dict) -> tuple:
@@ -155,5 +155,5 @@ class SearchPolicy:
 
     def reflect(self, context: ReflectionContext) -> Reflection:
         """What this step taught, from its decision (tools/lessons.py); empty where there is nothing to say."""
-        text = lesson_of_step(context.rationale, context.outcome, context.message)
+        text = lesson(context.rationale, context.decision)
         return Reflection(text=f"Iteration {context.iteration}: {text}" if text else "")
