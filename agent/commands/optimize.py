@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agent.commands.options import EDITABLE, OPERATORS, common, confinement_gate, runs_dir
-from agent.commands.show import final_summary, iteration_printer, make_console, stop_on_first_ctrl_c
+from agent.console import final_summary, iteration_printer, make_console, stop_on_first_ctrl_c
 
 HELP = "the loop: propose, evaluate, keep what wins (needs a GPU)"
 

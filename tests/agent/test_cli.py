@@ -73,7 +73,7 @@ def shape_names(text: str) -> list[str]:
 def test_eval_torch_backend_prints_a_table_and_writes_json(tmp_path):
     from rich.console import Console
 
-    from agent.commands.show import print_record
+    from agent.console import print_record
     from tools.evaluator.records import EvalRecord
 
     path = tmp_path / "record.json"
@@ -98,25 +98,6 @@ def test_eval_torch_backend_prints_a_table_and_writes_json(tmp_path):
     wide = io.StringIO()
     print_record(EvalRecord.model_validate(record), Console(file=wide, width=170, color_system=None))
     assert "│ llama3-8b/decode1 " in wide.getvalue() and "…" not in wide.getvalue()
-
-
-def test_a_gpu_record_at_80_columns_keeps_every_column_and_whole_names():
-    from rich.console import Console
-
-    from agent.commands.show import print_record, shape_tables
-    from tools.evaluator.records import EvalRecord
-    from tools.report import terminal_columns
-
-    record = EvalRecord.model_validate_json((EXAMPLES / MACA / "iterations" / "0001" / "eval.json").read_text())
-    console = Console(file=io.StringIO(), width=80, color_system=None)
-    print_record(record, console)
-    text = console.file.getvalue()
-    assert max(map(len, text.splitlines())) <= 80 and "…" not in text
-    tables = shape_tables(record, console)
-    assert len(tables) > 1  # the columns that do not fit beside the names go to further tables
-    assert {c.header for t in tables for c in t.columns} == set(terminal_columns(record).values())
-    names = [c.shape for c in record.correctness if c.seed == record.correctness[0].seed]
-    assert shape_names(text) == list(dict.fromkeys(names)) * len(tables)
 
 
 def test_eval_against_another_file_times_both_in_turn(tmp_path):
