@@ -20,7 +20,7 @@ import math
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
 from pathlib import Path
 from typing import Literal
@@ -294,20 +294,16 @@ def decide_node(state: LoopState, deps: Deps) -> dict:
         deps.gate.check_round(state, records, decisions)
     passed = [i for i, decision in enumerate(decisions) if decision.accepted]
     best_index = max(passed, key=lambda i: decisions[i].geomean_speedup or 0, default=None)
+    decisions = [d if i == best_index else d.beaten() for i, d in enumerate(decisions)]
     attempts = []
     for i, (candidate, record, decision) in enumerate(zip(state.proposals, records, decisions, strict=True)):
-        if i == best_index:
-            outcome, message = "accepted", decision.reason
-        elif decision.accepted:  # passed the rule, but another candidate of its round was faster
-            outcome, message = "rejected", decision.reason + "; another candidate of this round was faster"
-        else:
-            outcome, message = ("failed" if record.status != "ok" else "rejected"), decision.reason
+        outcome = "accepted" if i == best_index else "failed" if record.status != "ok" else "rejected"
         attempts.append(
             Attempt(
                 iteration=state.iteration,
                 rationale=candidate.proposal.rationale,
                 outcome=outcome,
-                message=message,
+                message=decision.reason,
                 config=_config_of(candidate.proposal.source),
                 geomean_vs_best=decision.geomean_speedup,
                 median_fraction_of_copy=record.median_fraction_of_copy(),
@@ -319,7 +315,7 @@ def decide_node(state: LoopState, deps: Deps) -> dict:
         "decide",
         iteration=state.iteration,
         accepted=best_index,
-        decisions=[asdict(d) for d in decisions],
+        decisions=[d.model_dump(mode="json") for d in decisions],
         outcomes=[a.outcome for a in attempts],
     )
     results = [result.model_copy(update={"decision": d}) for result, d in zip(state.results, decisions, strict=True)]
@@ -383,6 +379,7 @@ def reflect(state: LoopState, deps: Deps) -> dict:
             attempts=attempts,
             failure=attempt.failure,
             diff=diff.read_text() if diff.exists() else "",
+            decision=state.results[i].decision,
         )
         try:
             reflection = deps.policy.reflect(context)

@@ -73,7 +73,7 @@ def optimize(
     except (ValueError, OSError, git.GitCommandError):
         shutil.rmtree(folder.path, ignore_errors=True)  # no half-made run left behind
         raise
-    environment = collect_environment(targets.select(config.target))
+    environment = collect_environment(targets.resolve(config.target))
     if config.start_source:  # as it was found, not as the caller spelled it (relative to their cwd, say)
         config = config.model_copy(update={"start_source": record_path(kernel_file)})
     folder.update_run(
@@ -109,7 +109,6 @@ def resume(
             "to be committed; resume the run where it ran (a run folder copied from another machine can be "
             "read with agent export and agent ui, not resumed)"
         )
-    targets.select(config.target)
     with folder.hold():
         folder.update_run(status="running")
         cleared = workspace.clear_stale_locks()

@@ -50,4 +50,5 @@ CHECKPOINTED_TYPES = (
     ("agent.policies.base", "Attempt"),
     ("agent.policies.base", "Proposal"),
     ("tools.evaluator.decide", "Decision"),
+    ("tools.evaluator.decide", "Rule"),
 )

@@ -2,8 +2,8 @@
 
 A maca_cpp kernel file holds its CUDA C++ as a string (`SOURCE`) and its tunables as `CONFIG`.
 `load(...)` prepends CONFIG as `constexpr` constants and `PRELUDE` (the CUDA headers and the
-helpers every kernel file uses: dtype conversions, `Pack`, `warp_sum`/`block_sum`, `with_dtype`),
-points compiler messages at each part's own lines (`#line`), compiles the whole into a shared
+helpers the kernel files use: dtype conversions, `Pack`, `warp_sum`/`block_sum`, `with_dtype`, RoPE's
+`rotate_pairs`), points compiler messages at each part's own lines (`#line`), compiles the whole into a shared
 library and opens it with ctypes; the wrapper then calls the library's `extern "C"` entry points
 with data pointers, sizes and the caller's CUDA stream.
 
@@ -84,6 +84,30 @@ template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(f
 
 // N elements as one aligned load or store (16 bytes at 8 bf16): pointers must be N-aligned (cpp_support.aligned).
 template <typename T, int N> struct alignas(sizeof(T) * N) Pack { T v[N]; };
+
+// RoPE's rotate-half on pack `p` of a row of 2 * half elements: `V` pairs (j, j + half), with the sin and cos
+// tables' pack at the row's position: dst[j] = x1*c - x2*s, dst[j + half] = x2*c + x1*s, in fp32.
+template <typename T, typename TT, int V>
+__device__ __forceinline__ void rotate_pairs(const T* __restrict__ src, T* __restrict__ dst,
+                                             const TT* __restrict__ sin, const TT* __restrict__ cos, int64_t half,
+                                             int64_t p) {
+    using P = Pack<T, V>;
+    using PT = Pack<TT, V>;
+    const P a = reinterpret_cast<const P*>(src)[p];
+    const P b = reinterpret_cast<const P*>(src + half)[p];
+    const PT s = reinterpret_cast<const PT*>(sin)[p];
+    const PT c = reinterpret_cast<const PT*>(cos)[p];
+    P o1, o2;
+    #pragma unroll
+    for (int k = 0; k < V; ++k) {
+        const float x1 = to_float(a.v[k]), x2 = to_float(b.v[k]);
+        const float sf = to_float(s.v[k]), cf = to_float(c.v[k]);
+        o1.v[k] = from_float<T>(x1 * cf - x2 * sf);
+        o2.v[k] = from_float<T>(x2 * cf + x1 * sf);
+    }
+    reinterpret_cast<P*>(dst)[p] = o1;
+    reinterpret_cast<P*>(dst + half)[p] = o2;
+}
 
 // Sum over each 32-lane group, every lane gets it: right on 32-wide NVIDIA warps and 64-wide MetaX waves.
 __device__ __forceinline__ float warp_sum(float v) {

@@ -3,11 +3,18 @@
 MetaX C500 builds of PyTorch still say `device="cuda"`; they are told apart by
 `torch.version` (a `maca` attribute / version string). The target picks the smi
 tool, the profiler, the TileLang target and the hardware facts given to the LLM.
+
+A target is a value: `resolve(--target)` gives it, and the judge and the loop pass it on. The one
+place it cannot be passed is a kernel file's compile (kernels/cpp_support.py, kernels/tilelang_support.py),
+called by candidate code: that reads the process's own setting, `KERNELS_TARGET` in its environment,
+which a process's entry point sets from its `--target` (a runner's, `agent ops`), else the detected one.
+This module holds no state.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass
 from typing import Literal
 
@@ -32,7 +39,8 @@ TARGETS: dict[str, TargetInfo] = {
     "maca": TargetInfo("maca", smi="mx-smi", profiler="mcProfiler", tilelang_kind="maca", warp_size=64),
 }
 
-_selected: TargetName | None = None
+# The process's target for the kernel libraries' compiles; unset (or "auto"): detected.
+TARGET_ENV = "KERNELS_TARGET"
 
 
 def is_metax_torch() -> bool:
@@ -56,16 +64,12 @@ def resolve(requested: str = "auto") -> TargetInfo:
     return TARGETS[detect() if requested == "auto" else requested]
 
 
-def select(requested: str = "auto") -> TargetInfo:
-    """Fix the target for this process (the CLI's `--target`)."""
-    global _selected
-    info = resolve(requested)
-    _selected = info.name
-    return info
-
-
 def current() -> TargetInfo:
-    return TARGETS[_selected] if _selected else resolve("auto")
+    """The target this process compiles kernels for: its environment's KERNELS_TARGET, else detected."""
+    requested = os.environ.get(TARGET_ENV) or "auto"
+    if requested not in TARGET_CHOICES:
+        raise ValueError(f"{TARGET_ENV}={requested!r} names no target; set one of {', '.join(TARGET_CHOICES)}")
+    return resolve(requested)
 
 
 def gpu_available() -> bool:

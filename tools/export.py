@@ -12,58 +12,23 @@ decision scope; the measured-results table has both scopes' per-call times.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from pathlib import Path
 
+from tools.evaluator.decide import Decision
 from tools.evaluator.records import EvalRecord
+from tools.lessons import lesson
 from tools.paths import PROJECT_ROOT, RUNS_DIR, record_path
 from tools.runfolder import RUN_FILE, RunFolder, Summary, candidate_label
 
-# The rule a recorded decision names (tools/evaluator/decide.py, and agent/graph.py's round), read off the words of
-# its recorded reason: the reason is the record; this only names which rule it states. Checked in order.
-REJECTION_RULES: tuple[tuple[str, str], ...] = (
-    (r"^failed at static\b", "refused by the lint"),
-    (r"^failed at compile\b", "did not compile"),
-    (r"^failed at correctness\b", "incorrect"),
-    # The judge's roofline check (tools/evaluator/benchmark.py): faster than the device can copy.
-    (r"^failed at benchmark\b.*(?:measurement_error|above the device's copy bandwidth)", "roofline check"),
-    (r"^failed at benchmark\b.*wrong_after_timing", "incorrect while timed"),
-    (r"^failed at e2e\b", "changed the model's tokens (e2e)"),
-    (r"^failed at (\w+)", "failed at {0}"),
-    (r"slower than the best beyond noise", "a shape slower beyond noise"),
-    (r"within the noise", "within noise"),
-    (r"^no shape was timed against", "not timed against the best"),
-)
-ACCEPTANCE_RULES: tuple[tuple[str, str], ...] = (
-    (r"^first correct version", "first correct version"),
-    (r"over the best", "faster beyond noise"),
-)
-# A candidate that passed the rule, in a round where another passing candidate was faster (agent/graph.py).
-BEATEN = "another candidate of its round was faster"
 UNDECIDED = "not decided"
 # Confinement modes of records from before the sandbox (tools/evaluator/records.py: Confinement.mode).
 LEGACY_MODES = ("root", "user")
 
 
-def decision_rule(decision: dict | None, winner: bool = True) -> str:
-    """The rule a recorded decision names: "within noise", "a shape slower beyond noise", "incorrect", ...
-
-    `decision` is one entry of a `decide` event (tools/evaluator/decide.py's Decision as a dict), `winner` whether
-    its round kept it (the event's `accepted` index). "other" where the reason matches no known rule.
-    """
-    if decision is None:
-        return UNDECIDED
-    reason = decision.get("reason") or ""
-    if decision.get("accepted"):
-        if not winner:
-            return BEATEN
-        return next((label for pattern, label in ACCEPTANCE_RULES if re.search(pattern, reason)), "accepted")
-    for pattern, label in REJECTION_RULES:
-        match = re.search(pattern, reason)
-        if match:
-            return label.format(*match.groups())
-    return "other"
+def _rule(decision: Decision | None) -> str:
+    """The rule a decision names (tools/evaluator/decide.py: Decision.label), or "not decided"."""
+    return decision.label if decision is not None else UNDECIDED
 
 
 def _label(scope: str | None) -> str:
@@ -75,15 +40,14 @@ def _rate(gbps: float | None) -> str:
     return f"{_gbps(gbps)} GB/s" if gbps else "-"
 
 
-def _result(record: EvalRecord | None, decision: dict | None) -> str:
+def _result(record: EvalRecord | None, decision: Decision | None) -> str:
     """The Result line of a proposal: its speed in the decision scope, named, then the evaluator's message."""
     if record is None:
         return "not evaluated"
-    decision = decision or {}
-    scope = decision.get("scope") or record.decision_scope()
+    scope = (decision.scope if decision else None) or record.decision_scope()
     if not scope or not record.benchmark:
         return record.message
-    geomean = decision.get("geomean_speedup")
+    geomean = decision.geomean_speedup if decision else None
     head = f"{_label(scope)} scope: " + (f"{geomean:.2f}x over the best" if geomean else "no ratio to the best")
     gbps, fraction = record.median_gbps(scope), record.median_fraction_of_copy(scope)
     if gbps:
@@ -100,8 +64,7 @@ def _rounds(folder: RunFolder) -> list[dict]:
         decided = decisions.get(iteration)
         decision = decided.decision(index) if decided else None
         record = folder.read_record(iteration, index)
-        winner = bool(decided and decided.accepted == index)
-        adopted = winner and iteration in commits
+        adopted = bool(decided and decided.accepted == index) and iteration in commits
         rounds.append(
             {
                 "iteration": iteration,
@@ -111,7 +74,7 @@ def _rounds(folder: RunFolder) -> list[dict]:
                 "event": event,
                 "decision": decision,
                 "outcome": decided.outcome(index) if decided else None,
-                "rule": decision_rule(decision, winner),
+                "rule": _rule(decision),
                 "adopted": adopted,
                 "commit": commits[iteration].sha if adopted else None,
                 "record": record,
@@ -187,7 +150,7 @@ def _iteration_log(folder: RunFolder, config: dict, rounds: list[dict]) -> list[
             _diffstat(r["diff"]),
             _result(r["record"], r["decision"]),
             _outcome(r),
-            r["decision"]["reason"] if r["decision"] else UNDECIDED,
+            r["decision"].reason if r["decision"] else UNDECIDED,
         ]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     candidate = record_path(folder.iteration_path(0).with_name("NNNN") / folder.candidate(0).name)  # repo-relative
@@ -223,7 +186,7 @@ def prompts_markdown(folder: RunFolder) -> str:
         patch = r["diff"]
         candidate = record_path(r["candidate"])  # repo-relative, not this machine's
         command = f"agent eval {config['op']} --backend {config['backend']} --candidate {candidate}"
-        decision = r["decision"]["reason"] if r["decision"] else "none"
+        decision = r["decision"].reason if r["decision"] else "none"
         adopted = f"yes, commit {r['commit'][:10]}" if r["adopted"] else "no"
         title = f"## Iteration {r['iteration']}" + (f", candidate {r['index'] + 1}" if r["index"] else "")
         lines += [
@@ -369,12 +332,8 @@ def _reflections(folder: RunFolder, rounds: list[dict], policy: str) -> list[str
             lines += [f"### Iteration {iteration}", "", text, ""]
     if lines or policy != "search":
         return lines[:-1] or ["- No reflection was written."]
-    from tools.lessons import lesson
-
     lines = [
-        f"- Iteration {r['label']}: {text}"
-        for r in rounds
-        if r["decision"] and (text := lesson(r["event"].rationale, r["rule"], r["decision"].get("reason", "")))
+        f"- Iteration {r['label']}: {text}" for r in rounds if (text := lesson(r["event"].rationale, r["decision"]))
     ]
     return lines or ["- No step taught anything the decisions above do not say."]
 
@@ -413,7 +372,7 @@ def reflection_markdown(folder: RunFolder) -> str:
         "",
     ]
     helped = [r for r in rounds if r["adopted"]]
-    lines += [f"- Iteration {r['iteration']}: {r['event'].rationale} ({r['decision']['reason']})" for r in helped] or [
+    lines += [f"- Iteration {r['iteration']}: {r['event'].rationale} ({r['decision'].reason})" for r in helped] or [
         "- Nothing beat the starting kernel."
     ]
     lines += ["", "## What misled it", "", *_misled(rounds)]

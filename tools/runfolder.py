@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from kernels.backends import backend as backend_of
+from tools.evaluator.decide import Decision
 from tools.evaluator.records import EvalRecord, KernelSource
 from tools.paths import EXAMPLE_RUNS, PROJECT_ROOT, RUNS_DIR, record_path, sha256_file
 
@@ -217,11 +218,15 @@ class DecideEvent(Event):
     """The round's decision, written once when it is made: each candidate's Decision and outcome, the winner."""
 
     accepted: int | None = None  # index of the candidate the round keeps
-    decisions: list[dict] = []  # tools.evaluator.decide.Decision as a dict, one per candidate
+    decisions: list[Decision] = []  # one per candidate; an older judge's read by its words (decide.py)
     outcomes: list[Outcome] = []  # one per candidate
 
-    def decision(self, index: int) -> dict | None:
-        return self.decisions[index] if index < len(self.decisions) else None
+    def decision(self, index: int) -> Decision | None:
+        """A candidate's decision; one that passed the rule in a round that kept another is beaten."""
+        if index >= len(self.decisions):
+            return None
+        decision = self.decisions[index]
+        return decision if index == self.accepted else decision.beaten()
 
     def outcome(self, index: int) -> Outcome:
         """A candidate's outcome as the loop decided it."""

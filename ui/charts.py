@@ -12,7 +12,7 @@ The scope (graph or eager: tools/evaluator/records.py) is the run's decision sco
 another; the axis and the title name it, and a candidate not timed in it is drawn as unmeasured.
 
 Colour is the outcome; a rejected or failed candidate's legend entry, shape and tooltip also name the rule
-that turned it down, read from its recorded decision (tools/export.py: decision_rule).
+that turned it down, read from its recorded decision (tools/evaluator/decide.py: Decision.rule and .label).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from tools.evaluator.decide import Rule
 from ui.data import SCOPE_HELP, IterationRow, scope_label
 
 COLOURS = {
@@ -51,13 +52,13 @@ LEVEL_TEXT = {
     "Liger-Kernel": "Liger-Kernel's kernel for the op",
     "copy roofline": "a device-to-device copy of the same bytes",
 }
-# The shape of a rejected candidate's point, per rule (tools/export.py: REJECTION_RULES); a rule not here
-# (one decide.py gains later) takes the next of SPARE_SHAPES.
+# The shape of a rejected candidate's point, per rule (tools/evaluator/decide.py: Rule); a rule not here
+# takes the next of SPARE_SHAPES.
 RULE_SHAPES = {
-    "a shape slower beyond noise": "triangle-down",
-    "within noise": "square",
-    "another candidate of its round was faster": "triangle-right",
-    "not timed against the best": "diamond",
+    Rule.SLOWER_SHAPE: "triangle-down",
+    Rule.WITHIN_NOISE: "square",
+    Rule.BEATEN: "triangle-right",
+    Rule.NOT_TIMED: "diamond",
 }
 SPARE_SHAPES = ("triangle-left", "wedge", "stroke", "triangle-up")
 # Shades of the failed colour, one per failing rule (incorrect, did not compile, roofline check, ...).
@@ -147,7 +148,7 @@ def legend_scales(frame: pd.DataFrame) -> tuple[list[str], list[str], list[str]]
         ruled = r.outcome in ("rejected", "failed") and r.rule != "-"
         colours.append(next(shades) if ruled and r.outcome == "failed" else COLOURS.get(r.outcome, "#374151"))
         rejected = ruled and r.outcome == "rejected"
-        shapes.append((RULE_SHAPES.get(r.rule) or next(spare)) if rejected else SHAPES.get(r.outcome, "circle"))
+        shapes.append((RULE_SHAPES.get(r.rule_id) or next(spare)) if rejected else SHAPES.get(r.outcome, "circle"))
     return (entries, colours, shapes) if entries else (["baseline"], [COLOURS["baseline"]], [SHAPES["baseline"]])
 
 
@@ -178,6 +179,7 @@ def chart_frame(
                 "candidate": row.index + 1,
                 "outcome": row.outcome,
                 "rule": row.rule or "-",
+                "rule_id": row.decision.rule.value if row.decision else "-",
                 "legend": legend_label(row),
                 "value": value if value is not None and not hidden else 0.0,
                 "measured": value is not None and not hidden,
@@ -195,7 +197,8 @@ def chart_frame(
                 "commit": (row.commit or "")[:10] or "-",
             }
         )
-    columns = ["iteration", "candidate", "outcome", "rule", "legend", "value", "measured", "mark", "partial", "shapes"]
+    columns = ["iteration", "candidate", "outcome", "rule", "rule_id", "legend", "value", "measured", "mark"]
+    columns += ["partial", "shapes"]
     columns += ["label", "flagged", "check", "speed", "scope", "stage", "change", "decision", "commit"]
     frame = pd.DataFrame(records, columns=columns)
     # Each entry carries its count, "rejected: within noise (3)": the legend also sums the run up.

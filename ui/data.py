@@ -21,8 +21,8 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tools.evaluator.decide import Decision
 from tools.evaluator.records import CONTESTANTS, RIVALS, EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing, geomean
-from tools.export import decision_rule
 from tools.runfolder import (
     EVENTS_FILE,
     RUN_FILE,
@@ -269,7 +269,7 @@ class IterationRow:
     outcome: str  # one of OUTCOMES
     rationale: str
     reason: str  # the decision's reason, or the evaluation's message before a decision
-    rule: str | None  # the rule that reason names (tools/export.py: decision_rule); None before a decision
+    rule: str | None  # the rule's name (tools/evaluator/decide.py: Decision.label); None before a decision
     failed_stage: str | None
     model: str | None
     time: str | None
@@ -288,6 +288,7 @@ class IterationRow:
     # The endpoint's tokens for this candidate, its proposal and its reflection together; None where none reported.
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    decision: Decision | None = None  # the acceptance rule's, as its round left it; None before a decision
 
     @property
     def tokens(self) -> int | None:
@@ -391,11 +392,11 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
                 reason = record.message if record else baseline_end.get("message", "being evaluated")
                 rule = "starting kernel" if record else None
             elif decision is not None:
-                rule = decision_rule(decision, winner=decided.accepted == index)
+                rule = decision.label
                 outcome = decided.outcome(index)
                 if outcome == "accepted" and iteration in commits:
                     commit = commits[iteration].sha
-                reason = decision.get("reason", "")
+                reason = decision.reason
             else:
                 outcome = "evaluating" if record is not None or (iteration, index) in started else "proposed"
                 reason = record.message if record else "not evaluated yet"
@@ -413,7 +414,7 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
                     time=(proposal.time if proposal else None) or (record.started if record else None),
                     median_gbps=median_gbps(record),
                     median_fraction_of_copy=median_fraction(record),
-                    geomean_vs_best=(decision or {}).get("geomean_speedup"),
+                    geomean_vs_best=decision.geomean_speedup if decision else None,
                     geomean_vs_start=vs_start(record, start),
                     geomean_vs_torch=record.geomean_speedup("torch") if record else None,
                     commit=commit,
@@ -427,6 +428,7 @@ def iteration_rows(run_dir: Path, events: list[dict] | None = None) -> list[Iter
                     completion_tokens=(
                         spent[(iteration, index)].completion_tokens if (iteration, index) in spent else None
                     ),
+                    decision=decision if iteration else None,
                 )
             )
     return rows

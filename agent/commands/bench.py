@@ -14,7 +14,7 @@ from agent.commands.options import (
     confinement_gate,
     selected_baselines,
 )
-from agent.commands.show import make_console, make_progress, print_record
+from agent.console import make_console, make_progress, print_record
 
 HELP = "benchmark every backend; write benchmarks/results/<gpu>/<op>.json + .md"
 

@@ -45,7 +45,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     import torch
 
-    from agent.commands.show import make_console, stop_on_first_ctrl_c
+    from agent.console import make_console, stop_on_first_ctrl_c
     from tools.agent_bench import STARTS_DIR, AgentBenchOptions
 
     console = make_console()
@@ -145,7 +145,7 @@ def bench_agent(
     from tools.agent_bench import load_or_new, results_path
     from tools.env import collect_environment, gpu_slug
 
-    environment = collect_environment(targets.select(options.target))
+    environment = collect_environment(targets.resolve(options.target))
     path = results_path(options.out_dir, gpu_slug(environment))
     bench = load_or_new(path)  # before any work: a file of another format stops here
     stop = stop_requested if stop_requested is not None else [False]

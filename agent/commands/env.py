@@ -15,5 +15,5 @@ def run(args) -> int:
     from kernels import target
     from tools.env import collect_environment, format_environment
 
-    print(format_environment(collect_environment(target.select(args.target), with_smi=True)))
+    print(format_environment(collect_environment(target.resolve(args.target), with_smi=True)))
     return 0

@@ -13,7 +13,7 @@ from agent.commands.options import (
     runs_dir,
     selected_baselines,
 )
-from agent.commands.show import make_console, make_progress, print_record
+from agent.console import make_console, make_progress, print_record
 from kernels.backends import backend as backend_of
 from tools.evaluator.records import KernelSource
 

@@ -13,9 +13,11 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    import os
+
     from kernels import registry, target
 
-    target.select(args.target)
+    os.environ[target.TARGET_ENV] = target.resolve(args.target).name  # the kernels this process builds
     width = max(map(len, OPERATORS))
     for op in OPERATORS:
         reg = registry.registration(op, args.backend)

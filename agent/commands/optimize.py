@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from agent.commands.options import BACKENDS, EDITABLE, OPERATORS, common, confinement_gate, runs_dir
-from agent.commands.show import (
+from agent.console import (
     final_summary,
     iteration_printer,
     judge_with_progress,

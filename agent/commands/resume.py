@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agent.commands.options import runs_dir
-from agent.commands.show import (
+from agent.console import (
     final_summary,
     iteration_printer,
     judge_with_progress,

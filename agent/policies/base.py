@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
+from tools.evaluator.decide import Decision
+
 
 @dataclass
 class Attempt:
@@ -65,6 +67,7 @@ class ReflectionContext:
     attempts: list[Attempt] = field(default_factory=list)
     failure: str = ""  # the judge's failure lines for this attempt ("" when it passed every check)
     diff: str = ""  # this attempt's diff against the best of its time
+    decision: Decision | None = None  # the acceptance rule's, as the round left it (beaten or not)
 
 
 @dataclass

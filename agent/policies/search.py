@@ -42,7 +42,7 @@ from agent.policies.catalogue import designs
 from agent.policies.source_edit import dispatch_by_class
 from kernels.design import Design
 from kernels.kernel_file import CLASS_CONFIG, KernelFileError, Knob, follows_convention, knobs, read_literal, set_knobs
-from tools.lessons import lesson_of_step
+from tools.lessons import lesson
 
 SearchMethod = Literal["walk", "optuna"]
 Config = dict[str, object]
@@ -295,7 +295,7 @@ class SearchPolicy:
 
     def reflect(self, context: ReflectionContext) -> Reflection:
         """What this step taught, from its decision (tools/lessons.py); empty where there is nothing to say."""
-        text = lesson_of_step(context.rationale, context.outcome, context.message)
+        text = lesson(context.rationale, context.decision)
         return Reflection(text=f"Iteration {context.iteration}: {text}" if text else "")
 
 

@@ -36,29 +36,7 @@ SEARCH_SPACE = {
 
 SOURCE = r"""
 // Built after kernels/cpp_support.py's PRELUDE: CUDA headers, to_float, from_float, Pack, warp_sum, block_sum,
-// with_dtype (prompts/guide_maca_cpp.md lists them).
-
-// One pack of `V` rotated pairs: out[j] = x1*c - x2*s, out[j + half] = x2*c + x1*s, in fp32.
-template <typename T, typename TT, int V>
-__device__ __forceinline__ void rotate(const T* __restrict__ src, T* __restrict__ dst, const TT* __restrict__ sin,
-                                       const TT* __restrict__ cos, int64_t half, int64_t p) {
-    using P = Pack<T, V>;
-    using PT = Pack<TT, V>;
-    const P a = reinterpret_cast<const P*>(src)[p];
-    const P b = reinterpret_cast<const P*>(src + half)[p];
-    const PT s = reinterpret_cast<const PT*>(sin)[p];
-    const PT c = reinterpret_cast<const PT*>(cos)[p];
-    P o1, o2;
-    #pragma unroll
-    for (int k = 0; k < V; ++k) {
-        const float x1 = to_float(a.v[k]), x2 = to_float(b.v[k]);
-        const float sf = to_float(s.v[k]), cf = to_float(c.v[k]);
-        o1.v[k] = from_float<T>(x1 * cf - x2 * sf);
-        o2.v[k] = from_float<T>(x2 * cf + x1 * sf);
-    }
-    reinterpret_cast<P*>(dst)[p] = o1;
-    reinterpret_cast<P*>(dst + half)[p] = o2;
-}
+// with_dtype, rotate_pairs (prompts/guide_maca_cpp.md lists them).
 
 template <typename T, typename TT, int V>
 __global__ void __launch_bounds__(THREADS) rope_qk_kernel(
@@ -76,10 +54,10 @@ __global__ void __launch_bounds__(THREADS) rope_qk_kernel(
         const int64_t pos = token % seq;
         if (head < q_group) {
             const int64_t at = (token * q_heads + blockIdx.y * q_group + head) * 2 * half;
-            rotate<T, TT, V>(q + at, q_out + at, sin + pos * half, cos + pos * half, half, p);
+            rotate_pairs<T, TT, V>(q + at, q_out + at, sin + pos * half, cos + pos * half, half, p);
         } else {
             const int64_t at = (token * kv_heads + blockIdx.y * kv_group + head - q_group) * 2 * half;
-            rotate<T, TT, V>(k + at, k_out + at, sin + pos * half, cos + pos * half, half, p);
+            rotate_pairs<T, TT, V>(k + at, k_out + at, sin + pos * half, cos + pos * half, half, p);
         }
     }
 }

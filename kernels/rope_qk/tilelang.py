@@ -118,6 +118,33 @@ def build(
     tokens = T.dynamic("tokens")
     seq = T.dynamic("seq")
 
+    @T.macro
+    def rotate(X, Sin, Cos, Out, group, bx, by):
+        """A block's tokens of X (q or k), in its slice `by` of `group` heads, rotated into Out."""
+        for r, j in T.Parallel(block_tokens * group, half):
+            token = bx * block_tokens + r // group
+            if token < tokens:
+                head = by * group + r % group
+                c = T.cast(Cos[token % seq, j], "float32")
+                s = T.cast(Sin[token % seq, j], "float32")
+                x1 = T.cast(X[token, head, j], "float32")
+                x2 = T.cast(X[token, head, j + half], "float32")
+                Out[token, head, j] = T.cast(x1 * c - x2 * s, dtype)
+                Out[token, head, j + half] = T.cast(x2 * c + x1 * s, dtype)
+
+    @T.macro
+    def rotate_tiles(x1, x2, Sin, Cos, group, bx):
+        """A block's tiles of the two halves of X (q or k), rotated in place; the modulo keeps a tail token's
+        position inside the tables."""
+        for t, h, j in T.Parallel(block_tokens, group, half):
+            pos = (bx * block_tokens + t) % seq
+            a = T.cast(x1[t, h, j], "float32")
+            b = T.cast(x2[t, h, j], "float32")
+            c = T.cast(Cos[pos, j], "float32")
+            s = T.cast(Sin[pos, j], "float32")
+            x1[t, h, j] = T.cast(a * c - b * s, dtype)
+            x2[t, h, j] = T.cast(b * c + a * s, dtype)
+
     @T.prim_func
     def rope_qk_kernel(
         Q: T.Tensor((tokens, q_heads, head_dim), dtype),
@@ -128,26 +155,8 @@ def build(
         KOut: T.Tensor((tokens, kv_heads, head_dim), dtype),
     ):
         with T.Kernel(T.ceildiv(tokens, block_tokens), groups, threads=threads) as (bx, by):
-            for r, j in T.Parallel(block_tokens * q_group, half):
-                token = bx * block_tokens + r // q_group
-                if token < tokens:
-                    head = by * q_group + r % q_group
-                    c = T.cast(Cos[token % seq, j], "float32")
-                    s = T.cast(Sin[token % seq, j], "float32")
-                    x1 = T.cast(Q[token, head, j], "float32")
-                    x2 = T.cast(Q[token, head, j + half], "float32")
-                    QOut[token, head, j] = T.cast(x1 * c - x2 * s, dtype)
-                    QOut[token, head, j + half] = T.cast(x2 * c + x1 * s, dtype)
-            for r, j in T.Parallel(block_tokens * kv_group, half):
-                token = bx * block_tokens + r // kv_group
-                if token < tokens:
-                    head = by * kv_group + r % kv_group
-                    c = T.cast(Cos[token % seq, j], "float32")
-                    s = T.cast(Sin[token % seq, j], "float32")
-                    x1 = T.cast(K[token, head, j], "float32")
-                    x2 = T.cast(K[token, head, j + half], "float32")
-                    KOut[token, head, j] = T.cast(x1 * c - x2 * s, dtype)
-                    KOut[token, head, j + half] = T.cast(x2 * c + x1 * s, dtype)
+            rotate(Q, Sin, Cos, QOut, q_group, bx, by)
+            rotate(K, Sin, Cos, KOut, kv_group, bx, by)
 
     @T.prim_func
     def rope_qk_kernel_copied(
@@ -168,23 +177,9 @@ def build(
             T.copy(Q[bx * block_tokens, by * q_group, half], q2)
             T.copy(K[bx * block_tokens, by * kv_group, 0], k1)
             T.copy(K[bx * block_tokens, by * kv_group, half], k2)
-            # Rotated in place in the tiles; the modulo keeps a tail token's position inside the tables.
-            for t, h, j in T.Parallel(block_tokens, q_group, half):
-                pos = (bx * block_tokens + t) % seq
-                a = T.cast(q1[t, h, j], "float32")
-                b = T.cast(q2[t, h, j], "float32")
-                c = T.cast(Cos[pos, j], "float32")
-                s = T.cast(Sin[pos, j], "float32")
-                q1[t, h, j] = T.cast(a * c - b * s, dtype)
-                q2[t, h, j] = T.cast(b * c + a * s, dtype)
-            for t, h, j in T.Parallel(block_tokens, kv_group, half):
-                pos = (bx * block_tokens + t) % seq
-                a = T.cast(k1[t, h, j], "float32")
-                b = T.cast(k2[t, h, j], "float32")
-                c = T.cast(Cos[pos, j], "float32")
-                s = T.cast(Sin[pos, j], "float32")
-                k1[t, h, j] = T.cast(a * c - b * s, dtype)
-                k2[t, h, j] = T.cast(b * c + a * s, dtype)
+            # Every load issued before the math, every store after it.
+            rotate_tiles(q1, q2, Sin, Cos, q_group, bx)
+            rotate_tiles(k1, k2, Sin, Cos, kv_group, bx)
             T.copy(q1, QOut[bx * block_tokens, by * q_group, 0])
             T.copy(q2, QOut[bx * block_tokens, by * q_group, half])
             T.copy(k1, KOut[bx * block_tokens, by * kv_group, 0])

@@ -13,6 +13,7 @@ from agent.graph import Deps, build_graph, decide_node
 from agent.policies.base import Proposal
 from agent.state import Candidate, Evaluation, LoopState
 from tests.tools.evaluator.test_decide import _record
+from tools.evaluator.decide import LABELS, Rule
 from tools.runfolder import RunFolder
 from tools.workspace import commit_message
 
@@ -71,10 +72,14 @@ def test_the_decide_node_keeps_the_fastest_passing_candidate_and_records_each_ou
     update = decide_node(state, deps)
     assert update["accepted"] == 1
     assert [a.outcome for a in update["attempts"]] == ["rejected", "accepted", "failed"]
-    assert update["attempts"][0].message.endswith("another candidate of this round was faster")
-    assert [r.decision.accepted for r in update["results"]] == [True, True, False]
+    # The one that passed but lost to a faster one is decided by that rule, its figures kept.
+    assert [r.decision.rule for r in update["results"]] == [Rule.BEATEN, Rule.FASTER, Rule.FAILED_STAGE]
+    assert [r.decision.accepted for r in update["results"]] == [False, True, False]
+    assert update["attempts"][0].message == update["results"][0].decision.reason
+    assert update["attempts"][0].message.endswith("; " + LABELS[Rule.BEATEN])
     decided = deps.folder.decisions()[1]
     assert decided.accepted == 1 and decided.outcomes == ["rejected", "accepted", "failed"]
+    assert [decided.decision(i) for i in range(3)] == [r.decision for r in update["results"]]
     assert [decided.outcome(i) for i in range(3)] == decided.outcomes
 
 

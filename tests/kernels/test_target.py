@@ -40,3 +40,19 @@ def test_lowering_target_without_a_gpu_is_a_cuda_dict():
 
 def test_tilelang_target_helpers_are_found_in_the_installed_version():
     assert hasattr(target._tilelang_target_module(), "determine_target")
+
+
+def test_resolving_a_target_changes_nothing_the_process_compiles_for(monkeypatch):
+    monkeypatch.delenv(target.TARGET_ENV, raising=False)
+    detected = target.current()
+    other = "maca" if detected.name == "cuda" else "cuda"
+    assert target.resolve(other).name == other
+    assert target.current() == detected  # a value handed back, no state kept
+
+
+def test_the_process_compiles_for_the_target_its_environment_names(monkeypatch):
+    monkeypatch.setenv(target.TARGET_ENV, "maca")
+    assert target.current().name == "maca"
+    monkeypatch.setenv(target.TARGET_ENV, "rocm")
+    with pytest.raises(ValueError, match="KERNELS_TARGET='rocm' names no target"):
+        target.current()

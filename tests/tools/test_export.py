@@ -11,8 +11,8 @@ from tests.agent.recorded_judge import RecordedJudge, from_the_top_run
 from tests.agent.test_cli import agent
 from tests.agent.tuned_candidates import TUNED_ROPE
 from tests.ui import judged
-from tools.evaluator.decide import decide
-from tools.export import BEATEN, decision_rule, export, prompts_markdown, reflection_markdown
+from tools.evaluator.decide import Decision, Rule, decide
+from tools.export import export, prompts_markdown, reflection_markdown
 from tools.runfolder import RunFolder
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "runs"
@@ -183,9 +183,10 @@ def test_optimize_without_a_gpu_says_so_and_fails():
     assert done.returncode == 2 and "needs a GPU" in done.stderr
 
 
-def _failed(stage: str, message: str):
+def _failed(stage: str, message: str, shape_status: str = "ok"):
     record = judged.record(0, None)
     record.status, record.failed_stage, record.message = "failed", stage, message
+    record.benchmark[0].status = shape_status  # as the benchmark stage words it: "<shape>: <status> (<note>)"
     return record
 
 
@@ -207,30 +208,33 @@ def _failed(stage: str, message: str):
                 "benchmark",
                 "llama3.2-1b/decode1/q bf16: measurement_error (graph: 9000 GB/s is above the device's copy "
                 "bandwidth (4100 GB/s))",
+                "measurement_error",
             ),
             True,
             "roofline check",
         ),
-        (_failed("benchmark", "x bf16: wrong_after_timing (outputs changed)"), True, "incorrect while timed"),
+        (
+            _failed("benchmark", "x bf16: wrong_after_timing (outputs changed)", "wrong_after_timing"),
+            True,
+            "incorrect while timed",
+        ),
     ],
 )
-def test_the_rule_is_named_from_the_reason_decide_recorded(record, against_best, rule):
+def test_the_rule_a_decision_names_reads_back_the_same(record, against_best, rule):
     decision = decide(record, against_best=against_best)
-    recorded = {"accepted": decision.accepted, "reason": decision.reason}  # as the decide event keeps it
-    assert decision_rule(recorded) == rule
+    recorded = Decision.model_validate(decision.model_dump(mode="json"))  # as the decide event keeps it
+    assert recorded == decision and recorded.label == rule
+    # As an older judge recorded the same decision, its sentence alone: its words name the same rule.
+    older = Decision.model_validate({"accepted": decision.accepted, "reason": decision.reason})
+    assert older.label == rule and older.reason == decision.reason
 
 
-def test_the_rules_of_recorded_reasons_and_of_a_beaten_candidate():
-    # As the committed examples recorded them.
-    slower = "2 shape-scope(s) slower than the best beyond noise (worst llama3-8b/prefill16384 (graph): 0.605x)"
-    assert decision_rule({"accepted": False, "reason": slower}) == "a shape slower beyond noise"
-    within = "geomean 0.997x (graph scope) is within the noise (lower bound 0.980x)"
-    assert decision_rule({"accepted": False, "reason": within}) == "within noise"
-    # Passed the rule, but another candidate of its round was faster and was kept.
-    accepted = {"accepted": True, "reason": "geomean 1.100x over the best (graph scope, lower bound 1.050x)"}
-    assert decision_rule(accepted, winner=False) == BEATEN
-    assert decision_rule(None) == "not decided"
-    assert decision_rule({"accepted": False, "reason": "a reason no rule has"}) == "other"
+def test_a_candidate_that_passed_in_a_round_that_kept_another_is_beaten():
+    faster = decide(judged.record(1, 0), against_best=True)
+    beaten = faster.beaten()
+    assert (beaten.rule, beaten.accepted, beaten.geomean_speedup) == (Rule.BEATEN, False, faster.geomean_speedup)
+    assert beaten.reason == faster.reason + "; " + beaten.label
+    assert Decision.model_validate(beaten.model_dump(mode="json")) == beaten
 
 
 def test_reflection_md_groups_what_was_not_adopted_by_rule():

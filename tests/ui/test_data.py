@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.ui import judged
+from tools.evaluator.decide import LABELS, Rule
 from tools.evaluator.records import geomean
-from tools.export import BEATEN
 from tools.runfolder import RunFolder, read_record
 from ui import charts, data
 
@@ -123,6 +123,7 @@ def test_the_chart_says_why_each_rejected_point_was_rejected():
     assert entries == ["baseline (1)", "rejected: within noise (2)", "rejected: a shape slower beyond noise (1)"]
     assert set(frame["legend"]) == set(entries)
     assert colours[1] == colours[2] == charts.COLOURS["rejected"] and shapes[1] != shapes[2]  # one colour, two shapes
+    assert shapes[1:] == [charts.RULE_SHAPES[Rule.WITHIN_NOISE], charts.RULE_SHAPES[Rule.SLOWER_SHAPE]]
     spec = charts.speed_chart(rows, {}, scope="graph").to_dict()
     tooltips = [t["field"] for layer in spec["layer"] for t in layer.get("encoding", {}).get("tooltip", [])]
     assert "rule" in tooltips and "decision" in tooltips
@@ -188,7 +189,8 @@ def test_a_passing_candidate_beaten_in_its_round_is_rejected_by_that_rule(tmp_pa
     (path / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
     rows = {r.label: r for r in data.iteration_rows(path)}
     assert (rows["1"].outcome, rows["1"].rule) == ("accepted", "faster beyond noise")
-    assert (rows["1.2"].outcome, rows["1.2"].rule) == ("rejected", BEATEN)
+    assert (rows["1.2"].outcome, rows["1.2"].rule) == ("rejected", LABELS[Rule.BEATEN])
+    assert rows["1.2"].decision.rule is Rule.BEATEN and rows["1"].decision.rule is Rule.FASTER
 
 
 def test_a_failed_candidate_has_its_stage_and_no_speed(runs):

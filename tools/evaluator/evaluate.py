@@ -154,7 +154,7 @@ def evaluate(
         raise ValueError(f"batches must be at least 3 (a median needs rounds to compare); got {batches}")
     selected = spec.select(shapes)
     device = resolve_device(device)
-    target_info = targets.select(target)
+    target_info = targets.resolve(target)
     path = Path(candidate).resolve() if candidate is not None else default_candidate(op, backend)
     if path is not None and not path.is_file():
         raise FileNotFoundError(f"candidate file {path} does not exist")

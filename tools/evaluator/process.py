@@ -20,11 +20,11 @@ import threading
 import time
 from pathlib import Path
 
+from tools.child_process import describe_exit
 from tools.evaluator import confine, sandbox, wire, zygote
 from tools.evaluator.buffers import Arena, ArenaOutOfMemory
 from tools.evaluator.layout import INPUT_ARENA, OUTPUT_ARENA, Layout
 from tools.paths import PROJECT_ROOT
-from tools.sandbox import describe_exit
 
 OUTPUT_TAIL_BYTES = 4000
 

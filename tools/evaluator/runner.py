@@ -445,7 +445,7 @@ def main(argv: list[str]) -> int:
             torch.zeros(1, device=device)
         from kernels import target as targets
 
-        targets.select(args.target)
+        os.environ[targets.TARGET_ENV] = targets.resolve(args.target).name  # for the kernel file's compile
         from tools.evaluator import buffers
 
         _forget_harness()  # before the contestant runs a line: what it sees at import is a user's process

@@ -11,7 +11,7 @@ both with the model plan that calls op wherever it can (`E2ESettings.op`, model.
 token ids must be the same. The child, `python -m tools.llama.e2e REQUEST.json RESULT.json`, is
 the only process that imports the candidate; `check_tokens` runs it confined as the evaluator's runners
 are (tools/evaluator/confine.py: its own uid when root, no network, an allow-listed environment) through
-tools/sandbox.py with a timeout, so a crash or a hang is a failed check with the reason, never an
+tools/child_process.py with a timeout, so a crash or a hang is a failed check with the reason, never an
 exception in the caller. Its tokens are the child's word: the check can only add a rejection to the
 judge's verdict, never an acceptance.
 """
@@ -28,12 +28,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from tools.child_process import run_child
 from tools.evaluator import confine, sandbox
 from tools.evaluator.records import StageResult
 from tools.llama.infer import InferenceOptions
 from tools.llama.model import plan_for
 from tools.paths import sha256_file
-from tools.sandbox import run_child
 
 DEFAULT_TIMEOUT_S = 900.0
 SHOWN_TOKENS = 6  # tokens quoted from each side after the first mismatch

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.ui import judged
-from tools.evaluator.decide import Decision
+from tools.evaluator.decide import Decision, Rule
 
 ROOT = Path(__file__).resolve().parents[3]
 SPEC = importlib.util.spec_from_file_location("sweep_pick", ROOT / "benchmarks" / "probes" / "sweep_pick.py")
@@ -73,7 +73,9 @@ def test_a_rejected_variant_is_not_adopted(tmp_path):
 
 
 def _accept_everything(monkeypatch):
-    monkeypatch.setattr(sweep_pick, "decide", lambda record, against_best: Decision(True, "accepted"))
+    monkeypatch.setattr(
+        sweep_pick, "decide", lambda record, against_best: Decision(rule=Rule.FIRST_VERSION, accepted=True)
+    )
 
 
 def test_an_accepted_variant_replaces_the_kernel_file(tmp_path, monkeypatch):

@@ -4,7 +4,7 @@ The child gets its own process group, so a timeout kills it and anything it
 started. Its event log is read as it grows (for progress) and after it ends
 (for the results), so a crash loses only the stage that was running.
 
-This is process hygiene, not the trust boundary: a child that imports
+This is process hygiene, not the trust boundary (that is tools/evaluator/sandbox.py): a child that imports
 candidate code is started through tools/evaluator/confined.py (its own uid,
 no network, an allow-listed environment), and its word decides nothing the
 judge did not verify (tools/evaluator/judge.py).
