@@ -18,7 +18,7 @@ import random
 
 import torch
 
-from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
+from kernels.llama import DECODE_BATCHES, FAMILY_TOKENS, MODELS, PREFILL_TOKENS, family_dims, family_shapes
 from kernels.spec import ONE_ROUNDING, ChainLink, NamedShape, OpSpec, hazard_rows
 from kernels.validation import (
     SUPPORTED_DTYPES,
@@ -99,10 +99,11 @@ HIDDEN_SHAPES = (
     NamedShape("hidden/1x5120", (1, 5120)),
     # More tokens than every named shape (32768) and no power of two.
     NamedShape("hidden/long-prompt-33001", (33001, 128)),
-    # The family's widest rows: Llama-3-405B's hidden size, and a width above 8192 that is no power of two
-    # (a kernel that keeps a row in 8192 elements of registers or shared memory fails here).
-    NamedShape("hidden/2x16384", (2, 16384)),
+    # A width above 8192 that is no power of two (a kernel that keeps a row in 8192 elements of registers or
+    # shared memory fails here).
     NamedShape("hidden/5x12290", (5, 12290)),
+    # Every hidden size of the Llama 3 family (kernels/llama.py), a few tokens each: 2048 to 16384 (405B).
+    *family_shapes(lambda dims: (FAMILY_TOKENS, dims.hidden)),
 )
 
 
@@ -112,8 +113,8 @@ def hazards(x, weight, eps):
 
 
 def random_hidden_shape(rng: random.Random) -> NamedShape:
-    """An odd row count on one of the models' (or an odd) hidden sizes, drawn per evaluation."""
-    width = rng.choice([2048, 4096, 1000, 16384, rng.randint(8193, 16383)])
+    """An odd row count on one of the family's (or an odd) hidden sizes, drawn per evaluation."""
+    width = rng.choice([*family_dims("hidden"), 1000, rng.randint(8193, 16383)])
     return NamedShape("hidden/random", (rng.randint(1, 700), width))
 
 

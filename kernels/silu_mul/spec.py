@@ -22,7 +22,7 @@ import random
 
 import torch
 
-from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
+from kernels.llama import DECODE_BATCHES, FAMILY_TOKENS, MODELS, PREFILL_TOKENS, family_dims, family_shapes
 from kernels.spec import ONE_ROUNDING, ChainLink, NamedShape, OpSpec, hazard_rows
 from kernels.validation import (
     SUPPORTED_DTYPES,
@@ -103,9 +103,8 @@ HIDDEN_SHAPES = (
     NamedShape("hidden/257x2x64", (257, 2 * 64)),
     # More tokens than every named shape and no power of two.
     NamedShape("hidden/long-prompt-17417", (17417, 2 * 96)),
-    # The family's widest MLPs: Llama-3-70B's intermediate size, and Llama-3-405B's.
-    NamedShape("hidden/3x2x28672", (3, 2 * 28672)),
-    NamedShape("hidden/1x2x53248", (1, 2 * 53248)),
+    # Every intermediate size of the Llama 3 family (kernels/llama.py), a few tokens each: up to 405B's 53248.
+    *family_shapes(lambda dims: (FAMILY_TOKENS, 2 * dims.intermediate)),
 )
 
 
@@ -115,8 +114,8 @@ def hazards(x):
 
 
 def random_hidden_shape(rng: random.Random) -> NamedShape:
-    """An odd token count on one of the models' (or an odd) intermediate sizes, drawn per evaluation."""
-    intermediate = rng.choice([8192, 14336, 1000, 4097, 28672, 53248])
+    """An odd token count on one of the family's (or an odd) intermediate sizes, drawn per evaluation."""
+    intermediate = rng.choice([*family_dims("intermediate"), 1000, 4097])
     return NamedShape("hidden/random", (rng.randint(1, 700), 2 * intermediate))
 
 
