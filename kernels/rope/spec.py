@@ -208,6 +208,6 @@ SPEC = OpSpec(
     random_hidden_shape=random_hidden_shape,
     hazards=hazards,
     camp_inputs=camp_inputs,
-    chain=(ChainLink(arg=0, output=0),),  # the next call rotates this call's output
+    chain=(ChainLink(arg=0, output=0),),  # the next call rotates half of this call's output, then fresh rows
     copy_bound=1.10,
 )

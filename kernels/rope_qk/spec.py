@@ -155,6 +155,6 @@ SPEC = OpSpec(
     output_shapes=output_shapes,
     hazards=hazards,
     camp_inputs=lambda q, k, sin, cos: (q, k, *camp_tables(q, q.shape[1], q.shape[-1])),
-    chain=(ChainLink(arg=0, output=0), ChainLink(arg=1, output=1)),  # the next call rotates both outputs
+    chain=(ChainLink(arg=0, output=0), ChainLink(arg=1, output=1)),  # half of each output, then fresh rows
     copy_bound=1.10,
 )
