@@ -311,7 +311,6 @@ def test_on_the_cpu_a_figure_beyond_the_copy_bound_is_a_measurement_error(folder
     import dataclasses
 
     from kernels import registry
-
     from tools.evaluator import benchmark
 
     monkeypatch.setattr(benchmark, "CPU_WORK_FACTOR", 0.0)  # held to the bound however loaded the machine is
