@@ -88,8 +88,7 @@ QUIET_WAIT_S = 0.2
 # the start of the judge's slice while another process's kernel still runs.
 QUIET_PROBES = 5
 # On the CPU the copy bound holds where a batch of the candidate took at least this many times the judge's round
-# trip (a batch of its null seat): below, both figures are mostly that round trip, whose noise on a loaded machine
-# put an honest add_rms_norm at 4.98x a copy's speed in three rounds of two calls each.
+# trip (a batch of its null seat): below, both figures are mostly that round trip and its noise on a loaded machine.
 CPU_WORK_FACTOR = 2.0
 # A result above the device's large-copy bandwidth by more than this is a measurement error; not 1.05,
 # as read-heavy ops outrun a copy's half-and-half mix (benchmarks/probes/copy.md).
@@ -455,8 +454,11 @@ class BenchmarkStage:
         target = EAGER_BATCH_SECONDS["cuda" if self.cuda else "cpu"]
         pair = [per_call[n] for n in ("candidate", "incumbent") if n in per_call]
         eager = max(2, min(sets, math.ceil(target / min(pair, default=target))))
+        # On the CPU the copy makes the candidate's count of calls too: nothing is subtracted there, so a batch's
+        # round trip shares out over its calls, and a copy of 2 calls beside a candidate of 100 read 5-8x slower.
+        paired = PAIRED_EAGER_CALLS if self.cuda else (*PAIRED_EAGER_CALLS, "copy")
         for seat in seats:
-            own = eager if seat.name in PAIRED_EAGER_CALLS or seat.name not in per_call else None
+            own = eager if seat.name in paired or seat.name not in per_call else None
             if own is None:
                 own = max(2, min(eager, math.ceil(target / per_call[seat.name])))
             seat.counts = {"eager": own, **({"graph": seat.graph_calls or sets} if graph else {})}
