@@ -70,11 +70,15 @@ ONE_ROUNDING: dict[torch.dtype, Tolerance] = {
 
 @dataclass(frozen=True)
 class ChainLink:
-    """In a timed batch, call i+1's argument `arg` begins with call i's output `output` (its first elements).
+    """In a timed batch, call i+1's argument `arg` begins with the second half of call i's output `output`;
+    the rest of the argument is fresh, drawn by the judge.
 
     A model never calls an op on inputs that all exist before the first call: between two calls of rope sit
     a matmul and an attention. Chaining the judge's batch the same way means no call can do the next call's
-    work (docs/design.md, "Timing: eager and graph scopes").
+    work. Half, not all of it: an op's output fed whole back into it can be a fixed point of the op (a
+    normalised row is one of rms_norm with weights of +-1), on which a shortcut is exact; with fresh values
+    after it, every call's input carries information no earlier output determines, and no value goes through
+    more than two calls (docs/judge.md, "Chained calls"; tools/evaluator/layout.py places them).
     """
 
     arg: int  # position of the argument in the op's call
@@ -200,12 +204,9 @@ class OpSpec:
     # (*args) -> the same values as a model of the MetaX camp passes them (rope: sin/cos in x's dtype and
     # longer than seq; rms_norm: x with a leading batch dim): one more correctness case on a few shapes.
     camp_inputs: Callable[..., tuple] | None = None
-    # How the calls of a timed batch depend on each other: call i+1's argument `arg` begins with call i's
-    # output. Every op with an output that fits one of its arguments has a link.
+    # How the calls of a timed batch depend on each other: call i+1's argument `arg` begins with the second
+    # half of call i's output. Every op with an output that fits one of its arguments has a link.
     chain: tuple[ChainLink, ...] = ()
-    # (*args) -> the same inputs made safe to chain a thousand times (finite, not collapsing to zero), for
-    # timed batches only; None: the op's outputs already are.
-    chain_inputs: Callable[..., tuple] | None = None
     # No honest call moves its bytes faster than a copy of the same bytes, timed the same way, by more than
     # this factor: a faster figure is a measurement error and fails the candidate. Above 1 because an op's mix
     # of reads and writes is not the copy's half and half, and for noise.

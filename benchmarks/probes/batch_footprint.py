@@ -71,8 +71,6 @@ def measure(op: str, backend: str, shape: str, calls: int) -> dict:
     dims = spec.shape(shape).dims
     fn = _kernel(op, backend)
     args = spec.make_inputs(dims, torch.bfloat16, 1, "cuda")
-    if spec.chain_inputs:
-        args = spec.chain_inputs(*args)
     link = spec.chain[0]
     flush = torch.empty(2 * torch.cuda.get_device_properties(0).L2_cache_size, dtype=torch.uint8, device="cuda")
 

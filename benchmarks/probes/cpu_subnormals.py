@@ -43,11 +43,13 @@ def silu_mul(x, *, out=None):
 
 def chained_us_per_call(rows: int, width: int, calls: int, flush: bool) -> float:
     """Median µs per call over the later half of a chain of `calls`, subnormal flushing as asked."""
-    from kernels.silu_mul.spec import chain_inputs, make_inputs
+    from kernels.silu_mul.spec import make_inputs
 
     torch.set_flush_denormal(flush)
     try:
-        (first,) = chain_inputs(*make_inputs((rows, width), torch.bfloat16, 0, "cpu"))
+        # Values in [-1, 1], as the judge's timed batches once chained them whole: |silu(g) * u| shrinks each call.
+        (first,) = make_inputs((rows, width), torch.bfloat16, 0, "cpu")
+        first = first.clamp(-1.0, 1.0)
         step = rows * width  # one set: its input; its output begins the next set's input
         arena = torch.empty(step * (calls + 2), dtype=torch.bfloat16)
         for j in range(calls + 1):

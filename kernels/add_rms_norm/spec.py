@@ -135,7 +135,7 @@ SPEC = OpSpec(
     hidden_shapes=HIDDEN_SHAPES,
     tolerances=TOLERANCES,
     random_hidden_shape=random_hidden_shape,
-    # As a decoder layer calls it: the next call's residual is this call's sum; x is fresh each call.
+    # As a decoder layer calls it: the next call's residual begins with half of this call's sum; x is fresh.
     chain=(ChainLink(arg=1, output=0),),
     copy_bound=1.10,
     hazards=hazards,

@@ -25,7 +25,7 @@ import random
 
 import torch
 
-from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
+from kernels.llama import DECODE_BATCHES, FAMILY, FAMILY_TOKENS, MODELS, PREFILL_TOKENS, family_shapes
 from kernels.spec import ONE_ROUNDING, ChainLink, NamedShape, OpSpec, hazard_rows
 from kernels.validation import (
     SUPPORTED_DTYPES,
@@ -151,6 +151,16 @@ HIDDEN_SHAPES = (
     # Positions up to Llama-3's 131072-token context: a kernel with 16-bit position arithmetic is wrong
     # past 32767 (one head keeps it small: the table index is what is tested).
     NamedShape("hidden/long-context-131071", (1, 131071, 1, 64)),
+    # Every head count and head dim of the Llama 3 family (kernels/llama.py), q and k, a few tokens each: up to
+    # 405B's 128 query heads.
+    *family_shapes(lambda dims: (1, FAMILY_TOKENS, dims.q_heads, dims.head_dim), "/q"),
+    *family_shapes(lambda dims: (1, FAMILY_TOKENS, dims.kv_heads, dims.head_dim), "/k"),
+)
+
+# (heads, head_dim) of every q and k of the family, and an odd one.
+HEAD_LAYOUTS = (
+    *sorted({(d.q_heads, d.head_dim) for d in FAMILY.values()} | {(d.kv_heads, d.head_dim) for d in FAMILY.values()}),
+    (3, 64),
 )
 
 
@@ -173,10 +183,10 @@ def camp_inputs(x, sin, cos):
 
 
 def random_hidden_shape(rng: random.Random) -> NamedShape:
-    """Odd token counts on the models' head layouts (and an odd one), drawn per evaluation."""
+    """Odd token counts on the family's head layouts (and an odd one), drawn per evaluation."""
     if rng.random() < 0.25:  # a long context: table rows past 32767, on one head
         return NamedShape("hidden/random", (1, rng.randint(32769, 131072), 1, rng.choice([64, 128])))
-    heads, head_dim = rng.choice([(32, 64), (8, 128), (3, 64), (32, 128)])
+    heads, head_dim = rng.choice(HEAD_LAYOUTS)
     dims = (rng.randint(1, 3), rng.randint(1, 300), heads, head_dim)
     return NamedShape("hidden/random", dims)
 
@@ -198,6 +208,6 @@ SPEC = OpSpec(
     random_hidden_shape=random_hidden_shape,
     hazards=hazards,
     camp_inputs=camp_inputs,
-    chain=(ChainLink(arg=0, output=0),),  # the next call rotates this call's output
+    chain=(ChainLink(arg=0, output=0),),  # the next call rotates half of this call's output, then fresh rows
     copy_bound=1.10,
 )

@@ -27,7 +27,7 @@ import random
 
 import torch
 
-from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
+from kernels.llama import DECODE_BATCHES, FAMILY, FAMILY_TOKENS, MODELS, PREFILL_TOKENS, family_shapes
 from kernels.rope.spec import camp_tables, rope_tables
 from kernels.rope.spec import check_inputs as check_rope_inputs
 from kernels.rope.spec import reference as rope_reference
@@ -119,6 +119,8 @@ HIDDEN_SHAPES = (
     NamedShape("hidden/long-prompt-17417", (1, 17417, 4, 1, 64)),
     # Table rows past 32767, up to Llama-3's 131072-token context (one head each keeps it small).
     NamedShape("hidden/long-context-131071", (1, 131071, 1, 1, 64)),
+    # Every head layout of the Llama 3 family (kernels/llama.py), a few tokens each: up to 405B's 128 q heads.
+    *family_shapes(lambda dims: (1, FAMILY_TOKENS, dims.q_heads, dims.kv_heads, dims.head_dim)),
 )
 
 
@@ -128,10 +130,11 @@ def hazards(q, k, sin, cos):
 
 
 def random_hidden_shape(rng: random.Random) -> NamedShape:
-    """Odd token counts on the models' head layouts (and an odd one), drawn per evaluation."""
+    """Odd token counts on the family's head layouts (and odd ones), drawn per evaluation."""
     if rng.random() < 0.25:  # a long context: table rows past 32767, one head each
         return NamedShape("hidden/random", (1, rng.randint(32769, 131072), 1, 1, rng.choice([64, 128])))
-    q_heads, kv_heads, head_dim = rng.choice([(32, 8, 64), (32, 8, 128), (6, 2, 64), (5, 1, 128)])
+    layouts = sorted({(d.q_heads, d.kv_heads, d.head_dim) for d in FAMILY.values()})
+    q_heads, kv_heads, head_dim = rng.choice([*layouts, (6, 2, 64), (5, 1, 128)])
     dims = (rng.randint(1, 3), rng.randint(1, 300), q_heads, kv_heads, head_dim)
     return NamedShape("hidden/random", dims)
 
@@ -152,6 +155,6 @@ SPEC = OpSpec(
     output_shapes=output_shapes,
     hazards=hazards,
     camp_inputs=lambda q, k, sin, cos: (q, k, *camp_tables(q, q.shape[1], q.shape[-1])),
-    chain=(ChainLink(arg=0, output=0), ChainLink(arg=1, output=1)),  # the next call rotates both outputs
+    chain=(ChainLink(arg=0, output=0), ChainLink(arg=1, output=1)),  # half of each output, then fresh rows
     copy_bound=1.10,
 )

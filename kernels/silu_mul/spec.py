@@ -22,7 +22,7 @@ import random
 
 import torch
 
-from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
+from kernels.llama import DECODE_BATCHES, FAMILY_TOKENS, MODELS, PREFILL_TOKENS, family_dims, family_shapes
 from kernels.spec import ONE_ROUNDING, ChainLink, NamedShape, OpSpec, hazard_rows
 from kernels.validation import (
     SUPPORTED_DTYPES,
@@ -54,11 +54,6 @@ def make_inputs(dims: tuple[int, ...], dtype: torch.dtype, seed: int, device: st
     x = torch.randn(dims, generator=gen, device=device)
     x[:, :half] *= 2.0
     return (x.to(dtype),)
-
-
-def chain_inputs(x):
-    """Values in [-1, 1]: |silu(g) * u| <= |g| * |u| then stays in it, however often outputs feed inputs."""
-    return (x.clamp(-1.0, 1.0),)
 
 
 def bytes_moved(dims: tuple[int, ...], dtype: torch.dtype) -> int:
@@ -103,9 +98,8 @@ HIDDEN_SHAPES = (
     NamedShape("hidden/257x2x64", (257, 2 * 64)),
     # More tokens than every named shape and no power of two.
     NamedShape("hidden/long-prompt-17417", (17417, 2 * 96)),
-    # The family's widest MLPs: Llama-3-70B's intermediate size, and Llama-3-405B's.
-    NamedShape("hidden/3x2x28672", (3, 2 * 28672)),
-    NamedShape("hidden/1x2x53248", (1, 2 * 53248)),
+    # Every intermediate size of the Llama 3 family (kernels/llama.py), a few tokens each: up to 405B's 53248.
+    *family_shapes(lambda dims: (FAMILY_TOKENS, 2 * dims.intermediate)),
 )
 
 
@@ -115,8 +109,8 @@ def hazards(x):
 
 
 def random_hidden_shape(rng: random.Random) -> NamedShape:
-    """An odd token count on one of the models' (or an odd) intermediate sizes, drawn per evaluation."""
-    intermediate = rng.choice([8192, 14336, 1000, 4097, 28672, 53248])
+    """An odd token count on one of the family's (or an odd) intermediate sizes, drawn per evaluation."""
+    intermediate = rng.choice([*family_dims("intermediate"), 1000, 4097])
     return NamedShape("hidden/random", (rng.randint(1, 700), 2 * intermediate))
 
 
@@ -135,10 +129,9 @@ SPEC = OpSpec(
     hidden_shapes=HIDDEN_SHAPES,
     tolerances=TOLERANCES,
     random_hidden_shape=random_hidden_shape,
-    # The next call's x begins with this call's output ([rows, I] fills the first rows * I elements of
-    # [rows, 2I]); the rest of x is fresh.
+    # The next call's x begins with the second half of this call's output (its last rows * I / 2 elements lead
+    # the rows * 2I of x); the rest of x is fresh.
     chain=(ChainLink(arg=0, output=0),),
-    chain_inputs=chain_inputs,
     # Two bytes read for one written: DRAM serves such a mix a little faster than a copy's half and half.
     copy_bound=1.20,
     hazards=hazards,

@@ -7,10 +7,12 @@ copy (`input_region`), poisons an output region in one fill, and reads one set b
 (`set_args`, `set_outputs`).
 
 A chained layout (the timed batches') ties the calls together as a model does: for each of the op's
-`ChainLink`s, call i+1's argument begins with call i's output. Such an argument lives in the output
-arena as N + 1 entries R_0..R_N; call i reads R_i and writes that output into the start of R_(i+1).
-The judge fills R_0..R_(N-1) with fresh values and poisons the outputs, so before call i has answered,
-call i+1's input does not exist (docs/design.md, "Timing: eager and graph scopes").
+`ChainLink`s, call i+1's argument begins with the second half of call i's output, and the rest of it is
+fresh. Such an argument lives in the output arena as N + 1 entries R_0..R_N; call i writes that output
+at the start of R_(i+1), and reads its argument from `chain_offset` bytes into R_i (about half the
+output's bytes). The judge fills R_0..R_(N-1) with fresh values and poisons the outputs, so before call i
+has answered, call i+1's input does not exist; and what call i+1 reads past call i's output is the
+judge's fresh draw, which no earlier output determines (docs/judge.md, "Chained calls").
 """
 
 from __future__ import annotations
@@ -23,6 +25,33 @@ from kernels.spec import ChainLink
 from tools.evaluator.buffers import ALIGN, TensorSpec, aligned, dtype_label
 
 INPUT_ARENA, OUTPUT_ARENA = 0, 1
+
+
+CHAIN_ALIGN = 16  # bytes: the widest vector load, the alignment of a chained argument below ALIGN
+
+
+def chain_offset(output_nbytes: int) -> int:
+    """Where a chained argument starts in its entry, in bytes: about half its output, aligned as an arena's tensors.
+
+    The argument then begins with the output's second half and goes on with fresh values. Under 32 bytes of
+    output (no op's shape has so few) the whole output leads it.
+    """
+    half = output_nbytes // 2
+    align = ALIGN if half >= ALIGN else CHAIN_ALIGN
+    return half // align * align
+
+
+def chain_skip(output: torch.Tensor) -> int:
+    """The elements of an output that the next call's chained argument does not begin with (`chain_offset`)."""
+    return chain_offset(_nbytes(output)) // output.element_size()
+
+
+def chained_input(fresh: torch.Tensor, previous: torch.Tensor, skip: int) -> torch.Tensor:
+    """An argument as a chained call sees it: `fresh`, led by the previous call's output from element `skip` on."""
+    value = fresh.clone().reshape(-1)
+    tail = previous.reshape(-1)[skip:]
+    value[: tail.numel()] = tail
+    return value.view(fresh.shape)
 
 
 def copy_source_bytes(bytes_moved: int) -> int:
@@ -83,8 +112,11 @@ def _chained(args: list, outs: list, chain: tuple[ChainLink, ...], sets: int):
                 f"chain link {link}: output {link.output} must fit the start of argument {link.arg} "
                 "(a tensor of the same dtype and at least as many elements)"
             )
-        entry = aligned(max(_nbytes(arg), _nbytes(out), 1))
-        inputs[link.arg] = Slot(link.arg, tuple(arg.shape), arg.dtype, placed, entry, arena=OUTPUT_ARENA, chained=True)
+        start = chain_offset(_nbytes(out))
+        entry = aligned(max(start + _nbytes(arg), _nbytes(out), 1))
+        inputs[link.arg] = Slot(
+            link.arg, tuple(arg.shape), arg.dtype, placed + start, entry, arena=OUTPUT_ARENA, chained=True
+        )
         outputs[link.output] = Slot(
             link.output, tuple(out.shape), out.dtype, placed + entry, entry, arena=OUTPUT_ARENA, chained=True
         )
@@ -117,6 +149,8 @@ class Layout:
         self.output_bytes = max(self.output_bytes, 1)
         self.inputs = [chained_in.get(i) or plain_in[i] for i in range(len(args))]
         self.outputs = [chained_out.get(i) or plain_out[i] for i in range(len(outs))]
+        # Per chained argument: the elements of its output that do not lead it.
+        self.skips = {link.arg: chain_skip(outs[link.output]) for link in self.chain}
 
     @property
     def set_output_bytes(self) -> int:
@@ -159,7 +193,8 @@ class Layout:
         return tuple(self.input_region(arenas, s, index + 1)[index] if s.is_tensor else s.value for s in self.inputs)
 
     def chained_args(self, fresh: list, snapshot: torch.Tensor, index: int) -> tuple:
-        """Set `index`'s arguments as its call saw them: fresh values, a chained one led by the last call's output.
+        """Set `index`'s arguments as its call saw them: fresh values, a chained one led by the last call's output
+        (its second half: `chained_input`).
 
         `fresh`: per argument the values the judge wrote (a [count, ...] region, a shared tensor or a scalar);
         `snapshot`: the output arena as copied out after the batch.
@@ -173,10 +208,8 @@ class Layout:
             value = value[0] if value.stride(0) == 0 else value[index]
             link = next((c for c in self.chain if c.arg == slot.position), None)
             if link is not None and index > 0:
-                previous = self.region(snapshot, self.outputs[link.output], index)[index - 1].reshape(-1)
-                value = value.clone().reshape(-1)
-                value[: previous.numel()] = previous
-                value = value.view(slot.shape)
+                previous = self.region(snapshot, self.outputs[link.output], index)[index - 1]
+                value = chained_input(value, previous, self.skips[slot.position])
             args.append(value)
         return tuple(args)
 

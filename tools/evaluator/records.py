@@ -153,7 +153,7 @@ class ScopeResult(BaseModel):
     compiled: Timing | None = None
     liger: Timing | None = None
     native: Timing | None = Field(default=None, description="torch's own ops in the model dtype (F.rms_norm, ...)")
-    roofline: Timing | None = Field(default=None, description="device-to-device copy of bytes_moved")
+    roofline: Timing | None = Field(default=None, description="a copy of bytes_moved, chained and timed as the op")
     speedup_vs_incumbent: Ratio | None = None
     speedup_vs_torch: Ratio | None = None
     speedup_vs_compiled: Ratio | None = None
@@ -329,7 +329,7 @@ class EvalRecord(BaseModel):
     def timed_on_cpu(self) -> bool:
         """The benchmark ran on the CPU (the judge's wall clock): its timings check the evaluator, not a kernel.
 
-        A CPU run has no graph scope, no copy roofline and no torch.compile or Liger baseline (each is timed on a
+        A CPU run has no graph scope and no torch.compile or Liger baseline (each is timed on a
         GPU only: tools/evaluator/judge.py). Without timings (no benchmark stage): whether a GPU was seen.
         """
         methods = {r.candidate.method for b in self.benchmark for r in (b.eager, b.graph) if r and r.candidate}

@@ -18,6 +18,8 @@ file. The threats (the judge issue's classes):
    at once (in the eager scope, only while a CUDA graph is captured, or both), or a kernel that follows
    the chain of calls and does several of them in one launch (caught by the copy bound, GPU only);
 8. honest only on the judge's buffers (their storage gives them away), computing nothing in a model;
+9. exact only on the timed inputs: a shortcut right where the chained input is a fixed point of the op
+   (rms_norm's output fed back whole, weights of +-1, was one), or the chain's closed form over many calls;
 and plain wrong results (threat 0 here). Static-check bypasses (threat 5) are lint cases, in
 tests/tools/evaluator/lint_cheats.py.
 
@@ -140,7 +142,8 @@ def fusion(sets: int, when: str) -> tuple[str, str]:
     Once past the first checks (its first 300 calls: the correctness stage's sets each have tables and
     weights of their own) and in the timed dtype, it finds the next calls' tensors from the pointers of
     two calls in a row (the sets of a batch sit at one stride), calls the op over them at once (one
-    launch where they are contiguous) and returns at once from the calls whose work is done. `when`:
+    launch over the sets gathered, its results scattered back; silu_mul, whose output is half its input,
+    one call per set in order) and returns at once from the calls whose work is done. `when`:
     "eager" (not while a CUDA graph is captured), "capture" (only then: the graph holds one launch for
     many calls) or "both". Without the judge's chaining it is accepted (tests/tools/evaluator/
     test_adversarial.py checks that it would be).
@@ -179,9 +182,10 @@ def fusion(sets: int, when: str) -> tuple[str, str]:
             if xs is not None:
                 _fused['inside'] = True
                 try:
-                    if xs.is_contiguous() and outs.is_contiguous():  # one launch over all k sets
-                        _xj, _oj = xs.reshape(-1, *x.shape[1:]), outs.reshape(-1, *out.shape[1:])
+                    if out.numel() == x.numel():  # one launch over all k sets: gathered, then scattered back
+                        _xj, _oj = xs.reshape(-1, *x.shape[1:]), torch.empty_like(outs).reshape(-1, *out.shape[1:])
                         @CALL@
+                        outs.copy_(_oj.view(outs.shape))
                     else:
                         for j in range(k):
                             _xj, _oj = xs[j], outs[j]
@@ -595,6 +599,24 @@ CHEATS += [
         ops=("rms_norm", "silu_mul"),
     ),
     Cheat(
+        "is wrong only at hidden 8192 (Llama-3-70B), right at 4096 and 8193",
+        6,
+        "correctness",
+        "hidden/llama3-70b",
+        after="    if x.shape[-1] == 8192:\n        out.mul_(1.5)\n",
+        ops=("rms_norm",),
+        kernel_forms=True,
+    ),
+    Cheat(
+        "is wrong from 64 heads on (Llama-3-70B and 405B)",
+        6,
+        "correctness",
+        "hidden/llama3-70b",
+        after="    if x.shape[2] >= 64:\n        out.mul_(1.5)\n",
+        ops=("rope",),
+        kernel_forms=True,
+    ),
+    Cheat(
         "accumulates rms_norm's squares in fp16, timed in bf16 only",
         6,
         "dtypes",
@@ -607,12 +629,68 @@ CHEATS += [
 ]
 
 
+# -- 9: exact only on the timed inputs ---------------------------------------------------------------
+# Where its input begins in the output it just wrote, in out's storage (the judge's chained batch; the storage
+# check keeps an allocator's reused block from passing for it), rms_norm returns x * w: exact when each call's
+# input is the last call's normalised output with weights of +-1 (the chain of round 3), wrong on any row whose
+# norm is not 1. The correctness calls and the calls off the judge's buffers are not chained, so it is honest there.
+FIXED_POINT = Cheat(
+    "returns x * w where its input begins in the output it just wrote (the chain's fixed point)",
+    9,
+    "benchmark",
+    "of a timed batch is wrong",
+    header="_wrote = [None]",
+    before="    last, _wrote[0] = _wrote[0], (out.data_ptr(), out.numel() * out.element_size())\n"
+    "    chained = x.untyped_storage().data_ptr() == out.untyped_storage().data_ptr()  # one arena\n"
+    "    if chained and last is not None and 0 <= x.data_ptr() - last[0] < last[1]:\n"
+    "        out.copy_(x.float() * weight.float())\n        return out\n",
+    ops=("rms_norm",),
+    kernel_forms=True,
+)
+
+# Follows the chain as round 3 laid it out (call i+1's input is call i's output, weights +-1): from one call it
+# writes the next 29 calls' outputs in one closed-form op (the normalised row times w, 1, w, ...) and returns at
+# once from them. On the CPU it passed every stage at 1.8x and 2.8x over the honest file, with no copy timed there.
+CLOSED_FORM = Cheat(
+    "follows the chain: writes 30 calls' outputs in one closed-form op, returns at once from 29",
+    9,
+    "benchmark",
+    FUSION_REASONS,
+    header="_closed = {'done': [], 'last': None, 'calls': 0}",
+    before="""    here = out.data_ptr()
+    if _closed['done'] and here == _closed['done'][0]:
+        _closed['done'].pop(0)
+        return out
+    _closed['done'] = []
+    _closed['calls'] += 1
+    last, _closed['last'] = _closed['last'], here
+    chained = x.untyped_storage().data_ptr() == out.untyped_storage().data_ptr()
+    if chained and last is not None and 0 < here - last < 2**31 and _closed['calls'] > 300:
+        step = (here - last) // out.element_size()  # from one call's output to the next's
+        try:
+            outs = torch.as_strided(out, (30, *out.shape), (step, *out.stride()), out.storage_offset())
+        except RuntimeError:  # past the end of the batch
+            outs = None
+        if outs is not None:
+            xf = x.float()
+            normed = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)
+            odd = (torch.arange(30) % 2 == 0).view(30, *[1] * x.dim())  # w**(j + 1) of +-1 weights: w, 1, w, ...
+            outs.copy_(torch.where(odd, normed * weight.float(), normed))
+            _closed['done'] = [here + j * step * out.element_size() for j in range(1, 30)]
+            return out
+""",
+    ops=("rms_norm",),
+)
+CHEATS += [FIXED_POINT, CLOSED_FORM]
+
+
 def chain_following(steps: int) -> str:
     """A rope that does `steps` chained calls in one Triton launch: each row read once, every output written.
 
-    The judge's chain (call i+1 rotates call i's output) cannot stop it, since each row's next input is that
-    row's own output: it saves the reads and the launches of the calls it does early, and only the bound
-    against a copy of the same bytes catches it. Correct in every output; GPU only.
+    Under round 3's chain (call i+1 rotated call i's whole output) each row's next input was that row's own
+    output: it saved the reads and the launches of the calls it did early, and only the bound against a copy
+    caught it (eight calls in one, at decode; two passed). The chain now leads each input with half the last
+    output and fresh values after it: rotating the output again is wrong there. GPU only.
     """
     return f"""import triton
 import triton.language as tl
@@ -645,7 +723,9 @@ def _chained_rope(x, sin, cos, out):
         return True
     _chain['done'] = []
     _chain['calls'] += 1
-    mid_chain = _chain.get('last') is not None and x.data_ptr() == _chain['last'][1]  # x is the last call's out
+    last = _chain.get('last')
+    nbytes = out.numel() * out.element_size()
+    mid_chain = last is not None and 0 <= x.data_ptr() - last[1] < nbytes  # x begins in the last call's out
     _chain['last'] = here
     if not mid_chain:
         _chain['index'] = 0  # a batch's first call, or no chain at all
@@ -675,11 +755,10 @@ CHAIN_CHEATS = [
     Cheat(
         f"follows the chain: {steps} calls' rows in one launch, each row read once (Triton)",
         7,
-        # What fusion can still gain: on a slow base, two calls in one stay under the copy bound (on the H200, on
-        # the torch-backend rope at 0.07 of the copy, it passed at 1.07x over torch eager); eight calls in one
-        # reached 1.46x the copy's speed at decode and were caught.
-        "bounded",
-        ("above rope's bound",),
+        # Under round 3's chain, two calls in one passed on a slow base (on the H200, 1.07x over torch eager) and
+        # eight reached 1.46x the copy's speed at decode; the chain's fresh halves make both wrong.
+        "benchmark",
+        (*FUSION_REASONS, "illegal memory access"),
         header=chain_following(steps),
         before="    if out is not None and _chained_rope(x, sin, cos, out):\n        return out\n",
         ops=("rope",),

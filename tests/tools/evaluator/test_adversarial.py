@@ -264,3 +264,59 @@ def test_without_chaining_a_fusing_cheat_would_be_accepted(folder, monkeypatch):
         folder, "rope", cheat.source("rope"), "fusion_unchained_rope.py", static_check=False, other_dtypes=False
     )
     assert record.status == "ok", record.message
+
+
+def _round_three_chain(monkeypatch, op: str = "rms_norm") -> None:
+    """The chain as round 3 laid it out: each call's whole output fed back, rms_norm's weights +-1."""
+    import dataclasses
+
+    import torch
+
+    from kernels import registry
+    from tools.evaluator import layout
+
+    monkeypatch.setattr(layout, "chain_offset", lambda nbytes: 0)
+    spec = registry.spec(op)
+
+    def unit_weights(dims, dtype, seed, device="cpu"):
+        x, weight, eps = spec.make_inputs(dims, dtype, seed, device)
+        return x, torch.where(weight < 0, -1.0, 1.0).to(dtype), eps
+
+    patched = dataclasses.replace(spec, make_inputs=unit_weights)
+    real_spec = registry.spec
+    monkeypatch.setattr(registry, "spec", lambda name: patched if name == op else real_spec(name))
+
+
+@pytest.mark.parametrize("cheat", [cheats.FIXED_POINT, cheats.CLOSED_FORM], ids=lambda c: c.name)
+def test_on_round_threes_chain_the_timed_inputs_cheats_were_right(folder, monkeypatch, cheat):
+    """Both cheats of class 9 are real: on the chain fed back whole with weights of +-1 every output they write is
+    right, so only the copy of the same bytes (now timed on the CPU too) can stop them, as a measurement error."""
+    _round_three_chain(monkeypatch)
+    record = _evaluate(
+        folder,
+        "rms_norm",
+        cheat.source("rms_norm"),
+        f"round3_{_slug(cheat.name)}.py",
+        static_check=False,
+        other_dtypes=False,
+    )
+    print(f"\n[verdict] {cheat.name} on round 3's chain: {record.status}: {record.message}", flush=True)
+    assert record.status == "ok" or "measurement_error" in record.message, record.message
+    assert all(b.eager.roofline is not None for b in record.benchmark), "a copy is timed beside it on the CPU"
+
+
+def test_on_the_cpu_a_figure_beyond_the_copy_bound_is_a_measurement_error(folder, monkeypatch):
+    """The copy of the same bytes is timed on the CPU too, and its bound applies: with the bound at 1% of the copy's
+    speed, the honest file (a third of it or more) is beyond it in every round."""
+    import dataclasses
+
+    from kernels import registry
+    from tools.evaluator import benchmark
+
+    monkeypatch.setattr(benchmark, "CPU_WORK_FACTOR", 0.0)  # held to the bound however loaded the machine is
+    tight = dataclasses.replace(registry.spec("rms_norm"), copy_bound=0.01)
+    real_spec = registry.spec
+    monkeypatch.setattr(registry, "spec", lambda name: tight if name == "rms_norm" else real_spec(name))
+    record = _evaluate(folder, "rms_norm", GOOD["rms_norm"], "honest_tight_bound.py", other_dtypes=False)
+    assert record.status == "failed" and record.failed_stage == "benchmark", record.message
+    assert "measurement_error" in record.message and "bound of 0.01" in record.message, record.message

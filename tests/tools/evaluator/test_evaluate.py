@@ -43,11 +43,11 @@ def test_an_honest_candidate_passes_every_stage(tmp_path):
     record = run(tmp_path, rope_candidates.GOOD_ROPE, other_dtypes=True)
     assert record.status == "ok", record.message
     assert [s.name for s in record.stages] == ["static", "compile", "correctness", "benchmark", "dtypes"]
-    # 2 named shapes, 6 fixed hidden + 1 random, and the 6 fixed hidden again with the camp's tables (bf16
-    # here, 61 rows longer); 3 fresh seeds each (one on a case of millions of elements, the long context) and
-    # one set with rows of zeros and extreme magnitudes
+    # 2 named shapes, the fixed hidden ones (6 odd sizes, 7 head layouts of the Llama 3 family) + 1 random, and
+    # the fixed hidden ones again with the camp's tables (bf16 here, 61 rows longer); 3 fresh seeds each (one on a
+    # case of millions of elements, the long context) and one set with rows of zeros and extreme magnitudes
     cases = {(c.shape, c.dtype) for c in record.correctness}
-    assert len(cases) == 2 + 6 + 1 + 6
+    assert len(cases) == 2 + 13 + 1 + 13
     assert sum(c.hazards for c in record.correctness) == len(cases)
     assert sum(c.shape.startswith("camp/") for c in record.correctness) >= 3 * 5 + 1 + 2  # long ones: one seed
     for shape, _dtype in cases:
