@@ -406,9 +406,12 @@ def _record(folder: RunFolder, iteration: int, index: int) -> EvalRecord | None:
 
 
 def _tokens(run: dict, events: list[dict]) -> TokenUse | None:
-    """Prompt and completion tokens: run.json's totals where it keeps them, else the events' usage summed."""
+    """Prompt and completion tokens: run.json's totals where it keeps them, else the events' usage summed; None
+    where no model was asked (run.json's `tokens` counts its calls)."""
     for key in ("tokens", "usage"):
         total = run.get(key)
+        if isinstance(total, dict) and total.get("calls") == 0:
+            return None
         if isinstance(total, dict):
             prompt = total.get("prompt_tokens", total.get("prompt"))
             completion = total.get("completion_tokens", total.get("completion"))

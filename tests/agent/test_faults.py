@@ -134,7 +134,7 @@ def test_llm_endpoint_faults_are_retried_then_recorded_and_the_run_stops_with_th
     assert decisions[1]["accepted"] == 0
     assert decisions[2]["accepted"] is None and "failed at static" in decisions[2]["decisions"][0]["reason"]
     assert 3 not in decisions
-    assert "the policy failed" in run["stop_reason"] and "500" in run["stop_reason"]
+    assert "policy failed" in run["stop_reason"] and "500" in run["stop_reason"]
     failure = next(e for e in folder.events() if e["event"] == "propose_failed")
     assert failure["iteration"] == 3
     proposals = [e for e in folder.events() if e["event"] == "proposal"]
