@@ -241,6 +241,8 @@ def run_case(op: str, backend: str, options, runs_dir: Path, *, say=print, stop_
         compile_timeout_s=options.compile_timeout_s,
         start_source=str(starting_file(op, backend, options.starts_dir).resolve()),
         allow_unconfined=options.allow_unconfined,
+        # The search policy reads no profile: profiling each new best would only spend the case's wall time.
+        profile_best=None if options.policy == "llm" else False,
     )
     run_id = new_run_id(op, backend)
     began = time.monotonic()
