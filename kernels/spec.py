@@ -70,8 +70,8 @@ ONE_ROUNDING: dict[torch.dtype, Tolerance] = {
 
 @dataclass(frozen=True)
 class ChainLink:
-    """In a timed batch, call i+1's argument `arg` begins with the second half of call i's output `output`;
-    the rest of the argument is fresh, drawn by the judge.
+    """In a timed batch, call i+1's argument `arg` ends with the first half of call i's output `output`;
+    the rest of the argument, before it, is fresh, drawn by the judge.
 
     A model never calls an op on inputs that all exist before the first call: between two calls of rope sit
     a matmul and an attention. Chaining the judge's batch the same way means no call can do the next call's

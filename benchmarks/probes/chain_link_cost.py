@@ -4,8 +4,8 @@
 
 Per op, on one decode and one prefill-sized shape: a batch of chained calls of the torch reference (fp32
 math, one rounding, written into `out`) laid out as the judge lays out a timed batch (tools/evaluator/layout.py),
-once with each call's argument led by the second half of the last output (the judge's chain) and once led by the
-whole of it (`chain_offset` 0, round 3's). Batches of the two alternate; printed are the median µs per call of
+once with each call's argument ended by the first half of the last output (the judge's chain) and once led by
+the whole of it (`chain_lead` 0, round 3's). Batches of the two alternate; printed are the median µs per call of
 each, their ratio, the spread of each (interquartile range over median) and the arena bytes per set. Same
 launches and bytes per call by construction: the ratio should be 1 within the spread.
 """
@@ -57,14 +57,14 @@ def measure(op: str, shape: str, device: str, calls: int, repeats: int) -> dict:
     spec = registry.spec(op)
     args = spec.make_inputs(spec.shape(shape).dims, torch.bfloat16, 1, device)
     outs = spec.as_outputs(spec.empty_out(args))
-    real_offset = layouts.chain_offset
+    real_lead = layouts.chain_lead
     built = {}
-    for name, offset in (("half", real_offset), ("whole", lambda nbytes: 0)):
-        layouts.chain_offset = offset
+    for name, lead in (("half", real_lead), ("whole", lambda arg_nbytes, out_nbytes: 0)):
+        layouts.chain_lead = lead
         try:
             layout = layouts.Layout(args, outs, calls, spec.multi_output, chain=spec.chain)
         finally:
-            layouts.chain_offset = real_offset
+            layouts.chain_lead = real_lead
         sizes = (layout.input_bytes, layout.output_bytes)
         arenas = tuple(torch.zeros(n, dtype=torch.uint8, device=device) for n in sizes)
         layout.fill_alike(arenas, args)

@@ -129,7 +129,7 @@ SPEC = OpSpec(
     hidden_shapes=HIDDEN_SHAPES,
     tolerances=TOLERANCES,
     random_hidden_shape=random_hidden_shape,
-    # The next call's x begins with the second half of this call's output (its last rows * I / 2 elements lead
+    # The next call's x ends with the first half of this call's output (its first rows * I / 2 elements end
     # the rows * 2I of x); the rest of x is fresh.
     chain=(ChainLink(arg=0, output=0),),
     # Two bytes read for one written: DRAM serves such a mix a little faster than a copy's half and half.

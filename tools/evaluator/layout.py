@@ -7,12 +7,14 @@ copy (`input_region`), poisons an output region in one fill, and reads one set b
 (`set_args`, `set_outputs`).
 
 A chained layout (the timed batches') ties the calls together as a model does: for each of the op's
-`ChainLink`s, call i+1's argument begins with the second half of call i's output, and the rest of it is
-fresh. Such an argument lives in the output arena as N + 1 entries R_0..R_N; call i writes that output
-at the start of R_(i+1), and reads its argument from `chain_offset` bytes into R_i (about half the
-output's bytes). The judge fills R_0..R_(N-1) with fresh values and poisons the outputs, so before call i
-has answered, call i+1's input does not exist; and what call i+1 reads past call i's output is the
-judge's fresh draw, which no earlier output determines (docs/judge.md, "Chained calls").
+`ChainLink`s, call i+1's argument begins with fresh values and ends with the first half of call i's
+output. Such an argument lives in the output arena as N + 1 entries R_0..R_N; call i reads its argument
+from the start of R_i and writes that output `chain_lead` bytes into R_(i+1), so the argument of call
+i+1 runs into it. The judge fills R_0..R_(N-1) with fresh values and poisons the outputs, so before call
+i has answered, call i+1's input does not exist; and what call i+1 reads before call i's output is the
+judge's fresh draw, which no earlier output determines (docs/judge.md, "Chained calls"). The chained part
+is the output's first half, the part written longest ago: at prefill sizes the L2 no longer holds it when
+the next call reads it, as in a model where other layers' work sits between two uses.
 """
 
 from __future__ import annotations
@@ -30,27 +32,33 @@ INPUT_ARENA, OUTPUT_ARENA = 0, 1
 CHAIN_ALIGN = 16  # bytes: the widest vector load, the alignment of a chained argument below ALIGN
 
 
-def chain_offset(output_nbytes: int) -> int:
-    """Where a chained argument starts in its entry, in bytes: about half its output, aligned as an arena's tensors.
+def chain_lead(arg_nbytes: int, output_nbytes: int) -> int:
+    """Bytes of fresh values a chained argument begins with, before the previous call's output: aligned as an
+    arena's tensors, so that the argument ends with about the first half of that output.
 
-    The argument then begins with the output's second half and goes on with fresh values. Under 32 bytes of
-    output (no op's shape has so few) the whole output leads it.
+    The first half, not the second: the second half is what the previous call wrote last, and an argument led
+    by it read up to the L2's size of its input from the L2 (an honest rms_norm then beat the device's copy
+    bandwidth on an H100, 2912 against 2531 GB/s). Under 32 bytes of output (no op's shape has so few) the
+    whole output ends the argument.
     """
     half = output_nbytes // 2
     align = ALIGN if half >= ALIGN else CHAIN_ALIGN
-    return half // align * align
+    lead = -(-(arg_nbytes - half) // align) * align
+    if lead >= arg_nbytes:
+        return max(arg_nbytes - output_nbytes, 0)
+    return lead
 
 
-def chain_skip(output: torch.Tensor) -> int:
-    """The elements of an output that the next call's chained argument does not begin with (`chain_offset`)."""
-    return chain_offset(_nbytes(output)) // output.element_size()
+def chain_lead_elements(arg: torch.Tensor, output: torch.Tensor) -> int:
+    """The fresh elements a chained argument begins with (`chain_lead`), before the previous output's first ones."""
+    return chain_lead(_nbytes(arg), _nbytes(output)) // arg.element_size()
 
 
-def chained_input(fresh: torch.Tensor, previous: torch.Tensor, skip: int) -> torch.Tensor:
-    """An argument as a chained call sees it: `fresh`, led by the previous call's output from element `skip` on."""
+def chained_input(fresh: torch.Tensor, previous: torch.Tensor, lead: int) -> torch.Tensor:
+    """An argument as a chained call sees it: `fresh` for its first `lead` elements, then the previous call's
+    output from its start."""
     value = fresh.clone().reshape(-1)
-    tail = previous.reshape(-1)[skip:]
-    value[: tail.numel()] = tail
+    value[lead:] = previous.reshape(-1)[: value.numel() - lead]
     return value.view(fresh.shape)
 
 
@@ -112,15 +120,13 @@ def _chained(args: list, outs: list, chain: tuple[ChainLink, ...], sets: int):
                 f"chain link {link}: output {link.output} must fit the start of argument {link.arg} "
                 "(a tensor of the same dtype and at least as many elements)"
             )
-        start = chain_offset(_nbytes(out))
-        entry = aligned(max(start + _nbytes(arg), _nbytes(out), 1))
-        inputs[link.arg] = Slot(
-            link.arg, tuple(arg.shape), arg.dtype, placed + start, entry, arena=OUTPUT_ARENA, chained=True
-        )
+        lead = chain_lead(_nbytes(arg), _nbytes(out))
+        entry = aligned(max(_nbytes(arg), lead + _nbytes(out), 1))
+        inputs[link.arg] = Slot(link.arg, tuple(arg.shape), arg.dtype, placed, entry, arena=OUTPUT_ARENA, chained=True)
         outputs[link.output] = Slot(
-            link.output, tuple(out.shape), out.dtype, placed + entry, entry, arena=OUTPUT_ARENA, chained=True
+            link.output, tuple(out.shape), out.dtype, placed + entry + lead, entry, arena=OUTPUT_ARENA, chained=True
         )
-        placed += aligned(entry * (sets + 1), ALIGN)
+        placed += aligned(entry * (sets + 1) + lead, ALIGN)  # the last output region ends `lead` past R_N
     return inputs, outputs, placed
 
 
@@ -149,8 +155,8 @@ class Layout:
         self.output_bytes = max(self.output_bytes, 1)
         self.inputs = [chained_in.get(i) or plain_in[i] for i in range(len(args))]
         self.outputs = [chained_out.get(i) or plain_out[i] for i in range(len(outs))]
-        # Per chained argument: the elements of its output that do not lead it.
-        self.skips = {link.arg: chain_skip(outs[link.output]) for link in self.chain}
+        # Per chained argument: the fresh elements it begins with, before the previous call's output.
+        self.leads = {link.arg: chain_lead_elements(args[link.arg], outs[link.output]) for link in self.chain}
 
     @property
     def set_output_bytes(self) -> int:
@@ -193,8 +199,8 @@ class Layout:
         return tuple(self.input_region(arenas, s, index + 1)[index] if s.is_tensor else s.value for s in self.inputs)
 
     def chained_args(self, fresh: list, snapshot: torch.Tensor, index: int) -> tuple:
-        """Set `index`'s arguments as its call saw them: fresh values, a chained one led by the last call's output
-        (its second half: `chained_input`).
+        """Set `index`'s arguments as its call saw them: fresh values, a chained one ending with the last call's
+        output (its first half: `chained_input`).
 
         `fresh`: per argument the values the judge wrote (a [count, ...] region, a shared tensor or a scalar);
         `snapshot`: the output arena as copied out after the batch.
@@ -209,7 +215,7 @@ class Layout:
             link = next((c for c in self.chain if c.arg == slot.position), None)
             if link is not None and index > 0:
                 previous = self.region(snapshot, self.outputs[link.output], index)[index - 1]
-                value = chained_input(value, previous, self.skips[slot.position])
+                value = chained_input(value, previous, self.leads[slot.position])
             args.append(value)
         return tuple(args)
 

@@ -630,19 +630,20 @@ CHEATS += [
 
 
 # -- 9: exact only on the timed inputs ---------------------------------------------------------------
-# Where its input begins in the output it just wrote, in out's storage (the judge's chained batch; the storage
+# Where its input overlaps the output it just wrote, in out's storage (the judge's chained batch; the storage
 # check keeps an allocator's reused block from passing for it), rms_norm returns x * w: exact when each call's
 # input is the last call's normalised output with weights of +-1 (the chain of round 3), wrong on any row whose
 # norm is not 1. The correctness calls and the calls off the judge's buffers are not chained, so it is honest there.
 FIXED_POINT = Cheat(
-    "returns x * w where its input begins in the output it just wrote (the chain's fixed point)",
+    "returns x * w where its input overlaps the output it just wrote (the chain's fixed point)",
     9,
     "benchmark",
     "of a timed batch is wrong",
     header="_wrote = [None]",
     before="    last, _wrote[0] = _wrote[0], (out.data_ptr(), out.numel() * out.element_size())\n"
     "    chained = x.untyped_storage().data_ptr() == out.untyped_storage().data_ptr()  # one arena\n"
-    "    if chained and last is not None and 0 <= x.data_ptr() - last[0] < last[1]:\n"
+    "    ends = x.data_ptr() + x.numel() * x.element_size()\n"
+    "    if chained and last is not None and x.data_ptr() < last[0] + last[1] and ends > last[0]:\n"
     "        out.copy_(x.float() * weight.float())\n        return out\n",
     ops=("rms_norm",),
     kernel_forms=True,

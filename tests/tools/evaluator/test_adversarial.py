@@ -275,7 +275,7 @@ def _round_three_chain(monkeypatch, op: str = "rms_norm") -> None:
     from kernels import registry
     from tools.evaluator import layout
 
-    monkeypatch.setattr(layout, "chain_offset", lambda nbytes: 0)
+    monkeypatch.setattr(layout, "chain_lead", lambda arg_nbytes, out_nbytes: 0)
     spec = registry.spec(op)
 
     def unit_weights(dims, dtype, seed, device="cpu"):

@@ -1,5 +1,5 @@
-"""The timed batches' chain (tools/evaluator/layout.py): each call's chained argument begins with the second half of
-the previous call's output and goes on with fresh values, and on no op is that input a fixed point of the op."""
+"""The timed batches' chain (tools/evaluator/layout.py): each call's chained argument begins with fresh values and
+ends with the first half of the previous call's output, and on no op is that input a fixed point of the op."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import torch
 
 from kernels import registry
 from kernels.spec import NamedShape, OpSpec
-from tools.evaluator.layout import OUTPUT_ARENA, Layout, chain_offset, chain_skip, chained_input
+from tools.evaluator.layout import OUTPUT_ARENA, Layout, chain_lead, chain_lead_elements, chained_input
 
 OPS = ("rope", "rope_qk", "rms_norm", "add_rms_norm", "silu_mul")
 DTYPE = torch.bfloat16
@@ -45,7 +45,7 @@ def _second_call(spec: OpSpec, dims: tuple[int, ...], seed: int = 7) -> tuple[tu
     args = list(second)
     for link in spec.chain:
         out = outs[link.output]
-        args[link.arg] = chained_input(second[link.arg], out, chain_skip(out))
+        args[link.arg] = chained_input(second[link.arg], out, chain_lead_elements(second[link.arg], out))
     return first, tuple(args), second
 
 
@@ -111,19 +111,25 @@ def test_each_chained_input_depends_on_the_last_output_and_is_at_least_two_fifth
         outs = spec.as_outputs(spec.expected(first, DTYPE))
         for link in spec.chain:
             out, arg = outs[link.output].reshape(-1), args[link.arg].reshape(-1)
-            led = out.numel() - chain_skip(outs[link.output])
-            assert 1 <= led <= out.numel() // 2 + 256  # about the second half of the output
-            assert torch.equal(arg[:led], out[chain_skip(outs[link.output]) :])
-            assert torch.equal(arg[led:], fresh[link.arg].reshape(-1)[led:])
-            assert arg.numel() - led >= 0.4 * arg.numel(), "fresh values make at least two fifths of the input"
+            lead = chain_lead_elements(args[link.arg], outs[link.output])
+            chained = arg.numel() - lead
+            assert 1 <= chained <= out.numel() // 2  # about the first half of the output
+            assert torch.equal(arg[lead:], out[:chained])
+            assert torch.equal(arg[:lead], fresh[link.arg].reshape(-1)[:lead])
+            assert lead >= 0.4 * arg.numel(), "fresh values make at least two fifths of the input"
 
 
-@pytest.mark.parametrize("nbytes", [32, 100, 1024, 6000, 8192, 2**26 + 3 * 512])
-def test_the_chain_offset_is_about_half_the_output_and_aligned(nbytes):
-    offset = chain_offset(nbytes)
-    assert 0 < offset <= nbytes // 2
-    assert offset % (512 if nbytes >= 1024 else 16) == 0
-    assert nbytes // 2 - offset < (512 if nbytes >= 1024 else 16)
+@pytest.mark.parametrize("out_nbytes", [32, 100, 1024, 6000, 8192, 2**26 + 3 * 512])
+@pytest.mark.parametrize("extra", [0, 1, 2])
+def test_the_chain_lead_leaves_about_half_the_output_to_end_the_argument_and_is_aligned(out_nbytes, extra):
+    """The argument ends with at most, and nearly, the first half of the output; the output starts aligned."""
+    arg_nbytes = out_nbytes * (1 + extra)
+    lead = chain_lead(arg_nbytes, out_nbytes)
+    align = 512 if out_nbytes >= 1024 else 16
+    chained = arg_nbytes - lead
+    assert 0 < chained <= out_nbytes // 2
+    assert lead % align == 0
+    assert out_nbytes // 2 - chained < align
 
 
 @pytest.mark.parametrize("op", OPS)
