@@ -27,6 +27,7 @@ outputs (a copy of [..., 2I] per call); pass the loaded model, after moving it t
 from __future__ import annotations
 
 import copy
+import inspect
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -192,7 +193,19 @@ def _mlp_forward(op: CustomOp) -> Callable:
     return forward
 
 
+# What transformers has called the decoder layer's cache argument: 5.25 says `cache`, 5.17 `past_key_values`.
+CACHE_NAMES = ("cache", "past_key_values", "past_key_value")
+
+
+def _cache_name(attention: type) -> str:
+    """The name the installed LlamaAttention.forward takes its cache by: a cache passed by another name is dropped."""
+    parameters = inspect.signature(attention.forward).parameters
+    return next((name for name in CACHE_NAMES if name in parameters), "past_key_values")
+
+
 def _decoder_forward(op: CustomOp) -> Callable:
+    cache_name = _cache_name(modeling_llama().LlamaAttention)  # once: under torch.compile the forward must not inspect
+
     def forward(
         self,
         hidden_states: torch.Tensor,
@@ -204,17 +217,18 @@ def _decoder_forward(op: CustomOp) -> Callable:
         **kwargs: Any,
     ) -> torch.Tensor:
         """transformers' LlamaDecoderLayer.forward, the add after attention fused into the norm after it."""
-        if "past_key_values" in kwargs:  # the name transformers deprecates for `cache`
-            cache = kwargs.pop("past_key_values")
+        for name in CACHE_NAMES[1:]:  # older names of `cache`, whichever the model passed
+            if name in kwargs:
+                cache = kwargs.pop(name)
         residual = hidden_states
         hidden_states = self.input_layernorm(hidden_states)
         hidden_states, _ = self.self_attn(
             hidden_states=hidden_states,
             attention_mask=attention_mask,
             position_ids=position_ids,
-            cache=cache,
             use_cache=use_cache,
             position_embeddings=position_embeddings,
+            **{cache_name: cache},
             **kwargs,
         )
         norm = self.post_attention_layernorm
