@@ -1,4 +1,4 @@
-"""The loop as a LangGraph StateGraph (docs/design.md, "The loop"):
+"""The loop as a LangGraph StateGraph (docs/loop.md):
 
     START -> baseline -> propose -> evaluate -> decide -> (commit) -> reflect -> propose | END
 
