@@ -1,4 +1,4 @@
-"""The loop as a LangGraph StateGraph (docs/design.md, "The loop"):
+"""The loop as a LangGraph StateGraph (docs/loop.md):
 
     START -> baseline -> propose -> evaluate -> decide -> (commit) -> reflect -> propose | END
 
@@ -6,8 +6,9 @@ With --e2e, baseline also checks the starting kernel end to end and decide check
 would accept (agent/e2e_gate.py): one that changes the model's greedy tokens fails at stage e2e and
 is not committed.
 
-Nodes are top-level functions of the state and `Deps` (config, policy, run folder, git workspace),
-bound with functools.partial when the graph is built; they return partial state updates. The state
+Nodes are top-level functions of the state and LangGraph's `Runtime`, whose context is `Deps` (config,
+policy, run folder, git workspace): the graph's context_schema, given to each invoke as `context=`. They
+return partial state updates; `attempts` and `commits` take only a node's own rows (agent/state.py). The state
 is checkpointed to SQLite after every node, so a killed run resumes at the node
 it was in, and every finished iteration stays in the run folder. The state's
 paths are relative to the run folder (RunFolder.locate reads them), so a
@@ -21,11 +22,12 @@ import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import cached_property, partial
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 
 import prompts
 from agent.config import RunConfig, candidate_compile_limit
@@ -52,7 +54,7 @@ from tools.workspace import Workspace, commit_message
 
 @dataclass
 class Deps:
-    """Everything the nodes use that is not state."""
+    """Everything the nodes use that is not state: the graph's context (`runtime.context` in a node)."""
 
     config: RunConfig
     policy: Policy
@@ -173,7 +175,8 @@ def _record_tokens(deps: Deps) -> None:
     deps.folder.update_run(tokens=deps.folder.tokens(c.price_in, c.price_out).model_dump())
 
 
-def baseline(state: LoopState, deps: Deps) -> dict:
+def baseline(state: LoopState, runtime: Runtime[Deps]) -> dict:
+    deps = runtime.context
     folder, gate = deps.folder, deps.gate
     candidate = folder.save_candidate(0, 0, deps.workspace.read())
     folder.event("baseline_start")
@@ -203,7 +206,8 @@ def baseline(state: LoopState, deps: Deps) -> dict:
     }
 
 
-def propose(state: LoopState, deps: Deps) -> dict:
+def propose(state: LoopState, runtime: Runtime[Deps]) -> dict:
+    deps = runtime.context
     c, folder = deps.config, deps.folder
     spec = registry.spec(c.op)
     iteration = state.iteration + 1
@@ -255,8 +259,9 @@ def propose(state: LoopState, deps: Deps) -> dict:
     return {"iteration": iteration, "proposals": stored, "results": [], "accepted": None}
 
 
-def evaluate_node(state: LoopState, deps: Deps) -> dict:
+def evaluate_node(state: LoopState, runtime: Runtime[Deps]) -> dict:
     """Every proposal against the best: in turn, or `workers` at a time on GPUs of their own (Ray)."""
+    deps = runtime.context
     c, folder, iteration = deps.config, deps.folder, state.iteration
     incumbent = str(folder.locate(state.best_path))
     best_compile = _load_record(folder.locate(state.best_eval)).stage("compile")
@@ -285,8 +290,9 @@ def evaluate_node(state: LoopState, deps: Deps) -> dict:
     return {"results": [Evaluation(eval=paths[i]) for i in range(len(jobs))]}
 
 
-def decide_node(state: LoopState, deps: Deps) -> dict:
+def decide_node(state: LoopState, runtime: Runtime[Deps]) -> dict:
     """The acceptance rule on every candidate; the fastest that passes is the round's, the others beaten by it."""
+    deps = runtime.context
     folder = deps.folder
     records = [_load_record(folder.locate(result.eval)) for result in state.results]
     decisions = [decide(record, against_best=True) for record in records]
@@ -319,10 +325,11 @@ def decide_node(state: LoopState, deps: Deps) -> dict:
         outcomes=[a.outcome for a in attempts],
     )
     results = [result.model_copy(update={"decision": d}) for result, d in zip(state.results, decisions, strict=True)]
-    return {"results": results, "attempts": [*state.attempts, *attempts], "accepted": best_index}
+    return {"results": results, "attempts": attempts, "accepted": best_index}
 
 
-def commit(state: LoopState, deps: Deps) -> dict:
+def commit(state: LoopState, runtime: Runtime[Deps]) -> dict:
+    deps = runtime.context
     c, folder = deps.config, deps.folder
     candidate, result = state.proposals[state.accepted], state.results[state.accepted]
     record = _load_record(folder.locate(result.eval))
@@ -350,13 +357,15 @@ def commit(state: LoopState, deps: Deps) -> dict:
         "best_path": candidate.path,
         "best_eval": result.eval,
         "best_profile": _profile_best(deps, state.iteration, state.accepted, record),
-        "commits": [*state.commits, sha],
+        "commits": [sha],
     }
 
 
-def reflect(state: LoopState, deps: Deps) -> dict:
+def reflect(state: LoopState, runtime: Runtime[Deps]) -> dict:
     """A reflection per candidate of the round, each saved with its prompt, reply and model. A reflection that
-    raises still records its candidate's row; the run then ends as failed, with the reason."""
+    raises still records its candidate's row; the run then ends as failed, with the reason. Returns the round's
+    rows with their reflections (each later candidate's context shows the earlier ones')."""
+    deps = runtime.context
     c, folder = deps.config, deps.folder
     iteration, attempts = state.iteration, list(state.attempts)
     first = len(attempts) - sum(1 for a in attempts if a.iteration == iteration)
@@ -413,9 +422,9 @@ def reflect(state: LoopState, deps: Deps) -> dict:
     folder.save_reflection(iteration, "\n\n".join(texts) + "\n")
     _record_tokens(deps)
     if failed:
-        return {"attempts": attempts, "stop_reason": failed, "failure": failed}
+        return {"attempts": attempts[first:], "stop_reason": failed, "failure": failed}
     reason = stop_reason(deps.config, deps.folder, state, deps.stop_requested[0])
-    return {"attempts": attempts, "stop_reason": reason}
+    return {"attempts": attempts[first:], "stop_reason": reason}
 
 
 def after_baseline(state: LoopState) -> Literal["propose", "__end__"]:
@@ -444,11 +453,11 @@ NODES = {
 }
 
 
-def build_graph(deps: Deps, checkpointer=None):
-    """The loop's graph, each node given `deps`; checkpointed to `checkpointer` after every node."""
-    graph = StateGraph(LoopState)
+def build_graph(checkpointer=None):
+    """The loop's graph, checkpointed to `checkpointer` after every node; invoke it with `context=Deps(...)`."""
+    graph = StateGraph(LoopState, context_schema=Deps)
     for name, node in NODES.items():
-        graph.add_node(name, partial(node, deps=deps))
+        graph.add_node(name, node)
     graph.add_edge(START, "baseline")
     graph.add_conditional_edges("baseline", after_baseline)
     graph.add_conditional_edges("propose", after_propose)

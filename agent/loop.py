@@ -138,7 +138,7 @@ def _run(
     thread = {"configurable": {"thread_id": folder.run_id}, "recursion_limit": RECURSION_LIMIT}
     with closing(sqlite3.connect(str(folder.checkpoints), check_same_thread=False)) as connection:
         saver = SqliteSaver(connection, serde=JsonPlusSerializer(allowed_msgpack_modules=CHECKPOINTED_TYPES))
-        graph = build_graph(deps, saver)
+        graph = build_graph(saver)
         # Finished only at END: a run killed between a node's end and the next checkpoint has no `next`
         # but still a task (the node, its writes saved), which invoke(None) completes and goes on from.
         snapshot = None if fresh else graph.get_state(thread)
@@ -159,7 +159,7 @@ def _run(
             reason = stop_reason(config, folder, LoopState.model_validate(final), deps.stop_requested[0])
             graph.update_state(thread, {"stop_reason": reason}, as_node="reflect")
         try:
-            final = graph.invoke({} if fresh else None, thread)
+            final = graph.invoke({} if fresh else None, thread, context=deps)
         except Exception as err:
             # Whatever a node raised, run.json says so: the run is not left "running". Its checkpoint is at the
             # last node that finished, so `agent resume` retries the one that raised.

@@ -1,10 +1,17 @@
 """The loop's state: what LangGraph checkpoints after every node, one typed field each.
 
 Paths are relative to the run folder (tools/runfolder.py: RunFolder.relative, RunFolder.locate), so a
-checkpoint names no folder of the machine it was written on. Nodes return partial updates of these fields.
+checkpoint names no folder of the machine it was written on. Nodes return partial updates of these fields; the
+lists that grow over a run (`attempts`, `commits`) have reducers, so a node returns only its own rows.
+
+A checkpoint written before the reducers holds the same lists, so it loads as it is; a node's write pending in it
+(a run killed between a node's end and its checkpoint) is the whole list, which both reducers take without
+duplicating a row.
 """
 
 from __future__ import annotations
+
+from typing import Annotated
 
 from pydantic import BaseModel, Field
 
@@ -26,6 +33,19 @@ class Evaluation(BaseModel):
     decision: Decision | None = Field(default=None, description="set by the decide node")
 
 
+def merge_attempts(current: list[Attempt], update: list[Attempt]) -> list[Attempt]:
+    """`attempts`' reducer: a row replaces the one of its (iteration, index) where it stood, a new one is appended.
+    decide adds a round's rows; reflect returns the same rows with their reflections."""
+    rows = {(a.iteration, a.index): a for a in current}
+    rows.update(((a.iteration, a.index), a) for a in update)
+    return list(rows.values())
+
+
+def append_new(current: list[str], update: list[str]) -> list[str]:
+    """`commits`' reducer: the shas not listed yet, appended in order (a commit re-run after a kill is the same)."""
+    return [*current, *(sha for sha in dict.fromkeys(update) if sha not in current)]
+
+
 class LoopState(BaseModel):
     iteration: int = Field(default=0, description="the iteration being worked on; 0 evaluates the starting kernel")
     best_path: str = Field(default="", description="kernel file of the current best version, in the run folder")
@@ -33,11 +53,15 @@ class LoopState(BaseModel):
     best_profile: str = Field(
         default="", description="profile.txt of the current best version (its largest shape), in the run folder"
     )
-    attempts: list[Attempt] = Field(default_factory=list, description="every proposal so far and its outcome")
+    attempts: Annotated[list[Attempt], merge_attempts] = Field(
+        default_factory=list, description="every proposal so far and its outcome, by (iteration, index)"
+    )
     proposals: list[Candidate] = Field(default_factory=list, description="this iteration's proposals")
     results: list[Evaluation] = Field(default_factory=list, description="this iteration's evaluations, in order")
     accepted: int | None = Field(default=None, description="index into `proposals` of the version to commit")
-    commits: list[str] = Field(default_factory=list, description="shas of the accepted versions, in order")
+    commits: Annotated[list[str], append_new] = Field(
+        default_factory=list, description="shas of the accepted versions, in order"
+    )
     started: float = Field(default=0.0, description="wall-clock start of the run (time.time()), for --time-budget")
     stop_reason: str | None = Field(default=None, description="why the run ended; None while it goes on")
     failure: str | None = Field(default=None, description="set when the run ends because the policy raised: why")

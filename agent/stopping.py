@@ -1,4 +1,4 @@
-"""When a run stops: checked after each iteration's reflection (docs/design.md, "Stopping")."""
+"""When a run stops: checked after each iteration's reflection (docs/loop.md, "Stopping")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Which GPU platform we run on, and what follows from it (docs/design.md, "Targets").
+"""Which GPU platform we run on, and what follows from it (docs/targets.md).
 
 MetaX C500 builds of PyTorch still say `device="cuda"`; they are told apart by
 `torch.version` (a `maca` attribute / version string). The target picks the smi

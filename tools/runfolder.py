@@ -1,4 +1,4 @@
-"""The run folder (docs/design.md, "Run folder"): everything a run produces, written as it happens.
+"""The run folder (docs/run_folder.md): everything a run produces, written as it happens.
 
     run.json            config, environment, status, best result
     events.jsonl        one line per event, appended and flushed each time

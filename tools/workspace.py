@@ -1,4 +1,4 @@
-"""Git history of accepted kernels (docs/design.md, "Git history"), through GitPython.
+"""Git history of accepted kernels (docs/loop.md, "Git history"), through GitPython.
 
 Accepted versions become commits on `agent/<op>-<backend>-<run-id>`, made in a
 worktree under the run folder, so the user's checkout (and their uncommitted
@@ -54,7 +54,7 @@ def commit_message(
     rationale: str,
     run_id: str,
 ) -> str:
-    """An accepted version's commit message (docs/design.md, "Git history"): its result on the first line, the
+    """An accepted version's commit message (docs/loop.md, "Git history"): its result on the first line, the
     why, the run."""
     numbers = f"{speedup:.2f}x over previous ({scope or 'graph'} scope)"
     if gbps:

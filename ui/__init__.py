@@ -1,4 +1,4 @@
-"""The review UI (docs/design.md, "UI and export").
+"""The review UI (docs/ui.md).
 
 A Streamlit app over run folders and their git history; `agent ui` starts it.
 """

@@ -1,4 +1,4 @@
-"""The review UI (docs/design.md, "UI and export"): `agent ui` runs `streamlit run ui/app.py -- --runs DIR`.
+"""The review UI (docs/ui.md): `agent ui` runs `streamlit run ui/app.py -- --runs DIR`.
 
 Three pages, each with its own URL, so a run or an iteration can be linked to:
 

@@ -1,4 +1,4 @@
-"""Load a run folder (docs/design.md, "Run folder") into typed rows for the review UI.
+"""Load a run folder (docs/run_folder.md) into typed rows for the review UI.
 
 Pure functions over the files the loop writes (run.json, events.jsonl,
 iterations/NNNN/): no Streamlit here, so everything is unit-tested on its own.

@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from langgraph.runtime import Runtime
 
 import prompts
 from agent.config import RunConfig
@@ -69,7 +70,7 @@ def _round(tmp_path, shapes_per_candidate: list[list[tuple]], statuses: list[str
 def test_the_decide_node_keeps_the_fastest_passing_candidate_and_records_each_outcome(tmp_path):
     faster, fastest = [(1.05, 0.01, 1.05, 0.01)] * 4, [(1.2, 0.01, 1.2, 0.01)] * 4
     deps, state = _round(tmp_path, [faster, fastest, fastest], ["ok", "ok", "failed"])
-    update = decide_node(state, deps)
+    update = decide_node(state, Runtime(context=deps))
     assert update["accepted"] == 1
     assert [a.outcome for a in update["attempts"]] == ["rejected", "accepted", "failed"]
     # The one that passed but lost to a faster one is decided by that rule, its figures kept.
@@ -83,10 +84,11 @@ def test_the_decide_node_keeps_the_fastest_passing_candidate_and_records_each_ou
     assert [decided.outcome(i) for i in range(3)] == decided.outcomes
 
 
-def test_the_graph_has_the_loops_nodes_each_given_its_dependencies(tmp_path):
-    deps, _ = _round(tmp_path, [[(1.0, 0.01, 1.0, 0.01)]], ["ok"])
-    nodes = set(build_graph(deps).get_graph().nodes)
+def test_the_graph_has_the_loops_nodes_and_takes_its_dependencies_as_context():
+    graph = build_graph()
+    nodes = set(graph.get_graph().nodes)
     assert nodes == {"__start__", "baseline", "propose", "evaluate", "decide", "commit", "reflect", "__end__"}
+    assert graph.builder.context_schema is Deps
 
 
 # ---------------------------------------------------------------------------------------------- hardware notes

@@ -1,4 +1,4 @@
-"""Target selection (docs/design.md, "Targets"): auto, cuda, maca."""
+"""Target selection (docs/targets.md): auto, cuda, maca."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The evaluator: a trusted judge and untrusted runners (docs/design.md, "The judge and the runner").
+"""The evaluator: a trusted judge and untrusted runners (docs/judge_internals.md).
 
 `evaluate()` is the entry point. The judge (this process) holds the op's spec, the fp32
 reference, the seeds, the input generation, the comparison and the timing analysis; every piece

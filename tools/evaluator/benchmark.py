@@ -419,7 +419,8 @@ class BenchmarkStage:
             seat.graph_error = f"CUDA-graph capture failed: {last[-1] if last else 'no reason given'}"[:400]
             return None
         seat.graph_calls = count
-        # A graph's first launch uploads it (docs/design.md): one untimed replay, so no round pays.
+        # A graph's first launch uploads it: one untimed replay, so no round pays
+        # (docs/judge_internals.md, "Timing: eager and graph scopes").
         try:
             seat.runner.ask({"op": "replay", "plan": seat.plan}, self.deadline, what="replaying once")
             if timed:
