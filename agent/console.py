@@ -135,13 +135,20 @@ class _Both:
 
 
 def judge_with_progress():
-    """tools.evaluator.evaluate with a StageClock's lines: the loop's evaluations are not silent either."""
-    from tools.evaluator.evaluate import evaluate
+    """tools.evaluator.evaluate with a StageClock's lines: the loop's evaluations are not silent either.
 
-    def judge(*args, **kwargs):
+    Its evaluations share one set of zygotes (tools/evaluator/zygote.py), so torch is imported for the runners
+    once per command, not once per evaluation; they stop with this process.
+    """
+    from tools.evaluator.evaluate import evaluate
+    from tools.evaluator.zygote import Zygotes
+
+    zygotes = Zygotes()
+
+    def judge(op, backend, candidate, options, *, incumbent=None):
         context, on_event = make_progress()
         with context:
-            return evaluate(*args, on_event=on_event, **kwargs)
+            return evaluate(op, backend, candidate, options, incumbent=incumbent, on_event=on_event, zygotes=zygotes)
 
     return judge
 

@@ -10,6 +10,7 @@ from agent.commands.options import (
     baselines,
     common,
     confinement_gate,
+    evaluation_options,
     runs_dir,
     selected_baselines,
 )
@@ -103,25 +104,16 @@ def run(args) -> int:
         console.print(f"[yellow]{choice.note}[/yellow]")
     progress, on_event = make_progress()
     with progress:
-        record = evaluate(
-            args.op,
-            args.backend,
-            args.candidate,
+        options = evaluation_options(
+            args,
             shapes=choice.shapes,
-            dtypes=tuple(args.dtypes),
             benchmark=not args.no_bench,
             profile=args.profile,
             baselines=selected_baselines(args, default=EVAL_BASELINES),
-            device=args.device,
-            target=args.target,
-            timeout_s=args.timeout,
-            stage_timeouts={"compile": args.compile_timeout} if args.compile_timeout else None,
-            on_event=on_event,
-            incumbent=args.against,
-            batches=args.batches,
+            compile_timeout_s=args.compile_timeout or None,
             stop_when_slower=False,  # `eval --against` reports every shape (an A/A check wants them all)
-            allow_unconfined=args.allow_unconfined,
         )
+        record = evaluate(args.op, args.backend, args.candidate, options, incumbent=args.against, on_event=on_event)
     print_record(record, console)
     if args.against:
         _print_against(record, args.against, console)

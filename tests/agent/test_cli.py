@@ -295,7 +295,7 @@ def test_wrong_values_read_in_a_short_line_named_shapes_first():
     from rich.console import Console
 
     from agent.console import print_record
-    from tools.evaluator.judge import Judge
+    from tools.evaluator.correctness import verdict
     from tools.evaluator.records import ShapeCorrectness
 
     def check(shape: str, hidden: bool) -> ShapeCorrectness:
@@ -315,7 +315,7 @@ def test_wrong_values_read_in_a_short_line_named_shapes_first():
         )
 
     hidden = [check(f"hidden/case{i}", True) for i in range(5)]
-    result = Judge._verdict("correctness", [*hidden, check("llama3-8b/decode1/q", False)], None, 6)
+    result = verdict("correctness", [*hidden, check("llama3-8b/decode1/q", False)], None, 6)
     assert result.message == (
         "wrong on 6 shape(s) (llama3-8b/decode1/q, hidden/case0, hidden/case1, hidden/case2 and 2 more); first: "
         "llama3-8b/decode1/q bf16 seed 7: 928 of 1024 elements out of tolerance; first at (0, 0, 0, 0): got 1.0625, "
