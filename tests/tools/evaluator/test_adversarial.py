@@ -313,9 +313,9 @@ def test_on_the_cpu_a_figure_beyond_the_copy_bound_is_a_measurement_error(folder
     import dataclasses
 
     from kernels import registry
-    from tools.evaluator import benchmark
+    from tools.evaluator import figures
 
-    monkeypatch.setattr(benchmark, "CPU_WORK_FACTOR", 0.0)  # held to the bound however loaded the machine is
+    monkeypatch.setattr(figures, "CPU_WORK_FACTOR", 0.0)  # held to the bound however loaded the machine is
     tight = dataclasses.replace(registry.spec("rms_norm"), copy_bound=0.01)
     real_spec = registry.spec
     monkeypatch.setattr(registry, "spec", lambda name: tight if name == "rms_norm" else real_spec(name))
