@@ -252,6 +252,44 @@ def print_record(record, console) -> None:
     console.print(f"{verdict} in {record.seconds:.1f} s: {record.message}")
 
 
+def print_against(record, decision, against: str, console) -> None:
+    """Candidate vs the --against file, batch by batch in the same rounds (1.00x: the same speed), per scope, and
+    the acceptance rule's decision on it (`decision`, None where no shape was timed)."""
+    for scope in ("graph", "eager"):
+        ratios = [b.scope(scope).speedup_vs_incumbent for b in record.benchmark if b.scope(scope)]
+        ratios = [r for r in ratios if r is not None]
+        if not ratios:
+            continue
+        geomean = record.geomean_speedup("incumbent", scope)
+        spread = f"shapes {min(r.median for r in ratios):.3f}x to {max(r.median for r in ratios):.3f}x"
+        console.print(f"vs {against} ({scope} scope, timed in the same rounds): geomean {geomean:.3f}x, {spread}")
+    if decision is None:
+        console.print(f"[yellow]{against} was not timed: no shape reached the benchmark[/yellow]")
+        return
+    console.print(f"as agent optimize would decide: {'accept' if decision.accepted else 'reject'} ({decision.reason})")
+
+
+def print_without_gpu(done, backend: str, console) -> None:
+    """What the judge did for a kernel file without a GPU (tools/evaluator/without_gpu.py: WithoutGpu)."""
+    console.print(
+        f"[yellow]No GPU visible to PyTorch: {backend} kernels cannot run here, so correctness and "
+        "timing are skipped.[/yellow] Run this on a GPU host, or use `--backend torch` to exercise the "
+        "evaluator on the CPU."
+    )
+    console.print(f"  static check of {done.candidate}: {done.static_message}")
+    if done.build_error is not None:
+        console.print(f"  [red]compile without a GPU failed[/red]: {done.build_error}")
+    elif done.library is not None:
+        console.print(f"  compiled without a GPU (no launch) in {done.build_seconds:.1f} s: {done.library}")
+    if done.sources:
+        lines = sum(source.text.count("\n") for source in done.sources)
+        shapes, dtypes = done.lowered_cases
+        console.print(
+            f"  lowered to CUDA source without a GPU (in a runner): {len(done.sources)} program(s), {lines} lines in "
+            f"all (for {shapes} shapes x {dtypes} dtype(s))"
+        )
+
+
 def iteration_printer(console):
     """One table row per finished iteration, printed as it happens."""
     printed_header = []

@@ -28,7 +28,7 @@ from tools.evaluator import confine, sandbox
 from tools.evaluator.decide import decide
 from tools.evaluator.judge import Judge, JudgeRequest
 from tools.evaluator.options import EvalOptions
-from tools.evaluator.process import RunnerFailed, RunnerProcess
+from tools.evaluator.process import RunnerFailed
 from tools.evaluator.records import EvalRecord, StageResult
 from tools.evaluator.stages import StageFailed, out_of_memory
 from tools.evaluator.static_check import check_file
@@ -253,31 +253,6 @@ def _other_dtypes(judge: Judge, record: EvalRecord, request: JudgeRequest):
             message = f"not needed: rejected on speed ({verdict.reason})"
             return StageResult(name="dtypes", status="skipped", message=message), []
     return judge.other_dtypes()
-
-
-def lower_without_gpu(
-    op: str, path: Path, cases: list[tuple[tuple[int, ...], str]], timeout_s: float = 600.0, allow_unconfined=False
-) -> dict:
-    """TileLang kernels lowered to CUDA source in a runner (no GPU needed): {program: source}."""
-    require_confinement(allow_unconfined)
-    runner = RunnerProcess(
-        "candidate",
-        {"kind": "file", "path": str(path), "op": op, "module": f"kernels.{op}.tilelang"},
-        device="cpu",
-        target="auto",
-        cache_key=f"lower-{sha256_file(path)[:24]}",
-    )
-    try:
-        deadline = time.monotonic() + timeout_s
-        hello = runner.wait_hello(deadline)
-        if not hello.ok:
-            raise RunnerFailed(hello.error or "the kernel file failed to import")
-        reply = runner.ask({"op": "lower", "cases": [[list(d), t] for d, t in cases]}, deadline, what="lowering")
-        if not reply.ok:
-            raise RunnerFailed(reply.error or "lowering failed")
-        return reply.sources
-    finally:
-        runner.close()
 
 
 def _summary(record: EvalRecord) -> str:
