@@ -174,6 +174,8 @@ def shape_tables(record, console) -> list:
     from tools.report import shape_rows, terminal_columns, wrap_name
 
     rows, titles = shape_rows(record), terminal_columns(record)
+    if not rows:
+        return []
 
     def build(keys: list[str], widths: dict[str, int], name_width: int | None) -> Table:
         table = Table(show_lines=False, show_edge=name_width is None)  # narrow: no outer border either
@@ -215,7 +217,7 @@ def shape_tables(record, console) -> list:
 
 
 def print_record(record, console) -> None:
-    from tools.report import CPU_NOTE, ERROR_NOTE, GPU_ONLY_NOTE, liger_note, shape_rows
+    from tools.report import CPU_NOTE, ERROR_NOTE, GPU_ONLY_NOTE, liger_note
 
     console.print(
         f"[bold]{record.op}[{record.backend}][/bold]  {record.candidate}  "
@@ -228,9 +230,10 @@ def print_record(record, console) -> None:
         console.print(f"  [{colour}]{stage.name:<12}{stage.status:<8}[/{colour}] {stage.seconds:6.1f} s  {message}")
     if record.timed_on_cpu():
         console.print(f"[yellow]{CPU_NOTE} {GPU_ONLY_NOTE}[/yellow]")
-    if shape_rows(record):
-        for table in shape_tables(record, console):
-            console.print(table)
+    tables = shape_tables(record, console)  # none for a record without shape rows
+    for table in tables:
+        console.print(table)
+    if tables:
         console.print(f"[dim]{ERROR_NOTE}[/dim]")
     note = liger_note(record)
     if note:
