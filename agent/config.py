@@ -6,7 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from tools.evaluator.records import Baseline
+from tools.evaluator.decide import ROUNDS_TO_ACCEPT
+from tools.evaluator.options import EvalOptions
 
 PolicyName = Literal["search", "llm"]
 
@@ -15,6 +16,11 @@ PolicyName = Literal["search", "llm"]
 # Compile stages of the runs in examples/runs/ took 3-10 s; benchmarks/probes/tilelang.md has a 278 s one.
 COMPILE_FACTOR = 4.0
 COMPILE_FLOOR_S = 30.0
+# A run's evaluations unless it says otherwise: on the GPU, against torch eager (torch.compile of every shape
+# costs each iteration ~25 s), with the compile stage capped, so one pathological proposal cannot eat a run
+# (benchmarks/probes/tilelang.md: a 278 s compile). Rounds per shape: each times the candidate and the best once
+# per scope; more narrow the intervals the acceptance rule uses, at about 0.3 s per shape each.
+RUN_EVALUATION = {"device": "cuda", "baselines": ("eager",), "compile_timeout_s": 180.0, "batches": 10}
 
 
 class RunConfig(BaseModel):
@@ -33,16 +39,10 @@ class RunConfig(BaseModel):
     workers: int = Field(default=1, ge=1, description="candidates evaluated at once, one GPU each (Ray)")
     ray_address: str | None = Field(default=None, description="a running Ray cluster; default: one on this host")
     model: str | None = Field(default=None, description="chat model for the llm policy")
-    shapes: list[str] | None = Field(default=None, description="shape patterns; all named shapes when empty")
-    dtypes: list[str] = Field(default_factory=lambda: ["bf16"])
-    device: Literal["cuda", "cpu"] = "cuda"
-    target: str = "auto"
-    timeout_s: float = Field(default=900.0, description="per evaluation, before the child is killed")
-    # A cap, so one pathological proposal cannot eat a run (benchmarks/probes/tilelang.md: a 278 s compile).
-    compile_timeout_s: float | None = Field(
-        default=180.0, description="the compile stage's limit; a slower candidate fails at compile"
+    evaluation: EvalOptions = Field(
+        default_factory=lambda: EvalOptions(**RUN_EVALUATION),
+        description="how each candidate is evaluated (tools/evaluator/options.py), the same for the whole run",
     )
-    profile: bool = Field(default=False, description="ncu per evaluation; its summary goes into the next prompt")
     profile_best: bool | None = Field(
         default=None,
         description="profile each new best on its largest shape for the next prompt; None: wherever ncu runs",
@@ -53,15 +53,7 @@ class RunConfig(BaseModel):
     )
     price_in: float | None = Field(default=None, ge=0, description="price per million prompt tokens, for the cost")
     price_out: float | None = Field(default=None, ge=0, description="price per million completion tokens")
-    allow_unconfined: bool = Field(
-        default=False, description="judge where candidate code cannot be confined (records say UNCONFINED)"
-    )
-    baselines: list[Baseline] = Field(default_factory=lambda: ["eager"])
     start_source: str | None = Field(default=None, description="kernel file to start from (default: the working copy)")
-    # Rounds of batches per shape: each times the candidate and the best once per scope. More rounds
-    # narrow the intervals the acceptance rule uses (tools/evaluator/decide.py), at about 0.3 s per shape each.
-    # At least 6: fewer rounds cannot show a gain at 95% (tools/evaluator/decide.py, ROUNDS_TO_ACCEPT).
-    batches: int = Field(default=10, ge=6, description="timed rounds per shape (each: every contestant, both scopes)")
     e2e: bool = Field(
         default=False, description="commit a version only if the Llama model's greedy tokens with it match torch's"
     )
@@ -82,6 +74,31 @@ class RunConfig(BaseModel):
         default="workbench",
         description="whose Llama runs the --e2e check: ours (tools/llama/model.py) or Hugging Face's, patched",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lift_evaluation_fields(cls, data: Any) -> Any:
+        """The evaluation's fields given flat (run.json before `evaluation`, and keyword arguments) go into it."""
+        if not isinstance(data, dict):
+            return data
+        flat = {key: data[key] for key in data if key in EvalOptions.model_fields}
+        nested = data.get("evaluation")
+        if isinstance(nested, EvalOptions) and not flat:
+            return data
+        nested = nested.model_dump() if isinstance(nested, EvalOptions) else dict(nested or {})
+        rest = {key: value for key, value in data.items() if key not in EvalOptions.model_fields}
+        return {**rest, "evaluation": {**RUN_EVALUATION, **nested, **flat}}
+
+    @model_validator(mode="after")
+    def _a_run_decides(self) -> RunConfig:
+        if self.evaluation.device == "auto":
+            raise ValueError("a run's device is cuda or cpu (its iterations must be judged on one)")
+        if self.evaluation.batches < ROUNDS_TO_ACCEPT:
+            raise ValueError(
+                f"batches must be at least {ROUNDS_TO_ACCEPT} in a run: fewer rounds cannot show a gain at 95% "
+                f"(tools/evaluator/decide.py); got {self.evaluation.batches}"
+            )
+        return self
 
     @model_validator(mode="after")
     def _one_e2e_model(self) -> RunConfig:

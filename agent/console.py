@@ -135,13 +135,20 @@ class _Both:
 
 
 def judge_with_progress():
-    """tools.evaluator.evaluate with a StageClock's lines: the loop's evaluations are not silent either."""
-    from tools.evaluator.evaluate import evaluate
+    """tools.evaluator.evaluate with a StageClock's lines: the loop's evaluations are not silent either.
 
-    def judge(*args, **kwargs):
+    Its evaluations share one set of zygotes (tools/evaluator/zygote.py), so torch is imported for the runners
+    once per command, not once per evaluation; they stop with this process.
+    """
+    from tools.evaluator.evaluate import evaluate
+    from tools.evaluator.zygote import Zygotes
+
+    zygotes = Zygotes()
+
+    def judge(op, backend, candidate, options, *, incumbent=None):
         context, on_event = make_progress()
         with context:
-            return evaluate(*args, on_event=on_event, **kwargs)
+            return evaluate(op, backend, candidate, options, incumbent=incumbent, on_event=on_event, zygotes=zygotes)
 
     return judge
 
@@ -167,6 +174,8 @@ def shape_tables(record, console) -> list:
     from tools.report import shape_rows, terminal_columns, wrap_name
 
     rows, titles = shape_rows(record), terminal_columns(record)
+    if not rows:
+        return []
 
     def build(keys: list[str], widths: dict[str, int], name_width: int | None) -> Table:
         table = Table(show_lines=False, show_edge=name_width is None)  # narrow: no outer border either
@@ -208,7 +217,7 @@ def shape_tables(record, console) -> list:
 
 
 def print_record(record, console) -> None:
-    from tools.report import CPU_NOTE, ERROR_NOTE, GPU_ONLY_NOTE, liger_note, shape_rows
+    from tools.report import CPU_NOTE, ERROR_NOTE, GPU_ONLY_NOTE, liger_note
 
     console.print(
         f"[bold]{record.op}[{record.backend}][/bold]  {record.candidate}  "
@@ -221,9 +230,10 @@ def print_record(record, console) -> None:
         console.print(f"  [{colour}]{stage.name:<12}{stage.status:<8}[/{colour}] {stage.seconds:6.1f} s  {message}")
     if record.timed_on_cpu():
         console.print(f"[yellow]{CPU_NOTE} {GPU_ONLY_NOTE}[/yellow]")
-    if shape_rows(record):
-        for table in shape_tables(record, console):
-            console.print(table)
+    tables = shape_tables(record, console)  # none for a record without shape rows
+    for table in tables:
+        console.print(table)
+    if tables:
         console.print(f"[dim]{ERROR_NOTE}[/dim]")
     note = liger_note(record)
     if note:
@@ -243,6 +253,44 @@ def print_record(record, console) -> None:
         console.print(summarise(record.profile))
     verdict = "[green]OK[/green]" if record.status == "ok" else "[red]FAILED[/red]"
     console.print(f"{verdict} in {record.seconds:.1f} s: {record.message}")
+
+
+def print_against(record, decision, against: str, console) -> None:
+    """Candidate vs the --against file, batch by batch in the same rounds (1.00x: the same speed), per scope, and
+    the acceptance rule's decision on it (`decision`, None where no shape was timed)."""
+    for scope in ("graph", "eager"):
+        ratios = [b.scope(scope).speedup_vs_incumbent for b in record.benchmark if b.scope(scope)]
+        ratios = [r for r in ratios if r is not None]
+        if not ratios:
+            continue
+        geomean = record.geomean_speedup("incumbent", scope)
+        spread = f"shapes {min(r.median for r in ratios):.3f}x to {max(r.median for r in ratios):.3f}x"
+        console.print(f"vs {against} ({scope} scope, timed in the same rounds): geomean {geomean:.3f}x, {spread}")
+    if decision is None:
+        console.print(f"[yellow]{against} was not timed: no shape reached the benchmark[/yellow]")
+        return
+    console.print(f"as agent optimize would decide: {'accept' if decision.accepted else 'reject'} ({decision.reason})")
+
+
+def print_without_gpu(done, backend: str, console) -> None:
+    """What the judge did for a kernel file without a GPU (tools/evaluator/without_gpu.py: WithoutGpu)."""
+    console.print(
+        f"[yellow]No GPU visible to PyTorch: {backend} kernels cannot run here, so correctness and "
+        "timing are skipped.[/yellow] Run this on a GPU host, or use `--backend torch` to exercise the "
+        "evaluator on the CPU."
+    )
+    console.print(f"  static check of {done.candidate}: {done.static_message}")
+    if done.build_error is not None:
+        console.print(f"  [red]compile without a GPU failed[/red]: {done.build_error}")
+    elif done.library is not None:
+        console.print(f"  compiled without a GPU (no launch) in {done.build_seconds:.1f} s: {done.library}")
+    if done.sources:
+        lines = sum(source.text.count("\n") for source in done.sources)
+        shapes, dtypes = done.lowered_cases
+        console.print(
+            f"  lowered to CUDA source without a GPU (in a runner): {len(done.sources)} program(s), {lines} lines in "
+            f"all (for {shapes} shapes x {dtypes} dtype(s))"
+        )
 
 
 def iteration_printer(console):

@@ -39,7 +39,7 @@ def e2e_settings(config: RunConfig) -> E2ESettings:
         hf_config=config.e2e_config,
         prompt_len=config.e2e_prompt_len,
         max_new_tokens=config.e2e_new_tokens,
-        device=config.device,
+        device=config.evaluation.device,
         dtype=config.e2e_dtype,
         op=config.op,  # the model then calls the candidate's op wherever it can
         model_code=config.e2e_model_code,
@@ -66,7 +66,7 @@ class E2EGate:
         if cached is not None and cached.settings == self.settings:
             return cached.run.generated_ids
         self.folder.event("e2e_reference_start", settings=self.settings.describe())
-        run = reference_tokens(self.settings, self.config.timeout_s)
+        run = reference_tokens(self.settings, self.config.evaluation.timeout_s)
         self.folder.write(
             REFERENCE_FILE, ReferenceTokens(settings=self.settings, run=run).model_dump_json(indent=1) + "\n"
         )
@@ -88,7 +88,7 @@ class E2EGate:
             return cached
         self.folder.event("e2e_start", iteration=iteration, index=index)
         c = self.config
-        result = check_tokens(c.op, c.backend, candidate, self.settings, reference, c.timeout_s)
+        result = check_tokens(c.op, c.backend, candidate, self.settings, reference, c.evaluation.timeout_s)
         self.folder.write(relative, result.model_dump_json(indent=1) + "\n")
         self.folder.event(
             "e2e_end",

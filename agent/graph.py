@@ -62,8 +62,8 @@ class Deps:
     workspace: Workspace
     stop_requested: list[bool] = field(default_factory=lambda: [False])
     on_iteration: object = None  # callable(dict) for the terminal table
-    # evaluate()'s signature: the judge. Tests that need decisions not hinging on a CPU's timing pass one that
-    # replays recorded records (tests/agent/recorded_judge.py).
+    # evaluate()'s signature (op, backend, candidate, options, *, incumbent): the judge. Tests that need decisions
+    # not hinging on a CPU's timing pass one that replays recorded records (tests/agent/recorded_judge.py).
     judge: Callable[..., EvalRecord] = evaluate
     # torch.cuda.get_device_properties's signature: the device the hardware notes describe (tests pass a fake).
     device_properties: Callable[[int], object] | None = None
@@ -75,7 +75,7 @@ class Deps:
     @cached_property
     def device(self) -> DeviceFacts | None:
         """The GPU the run times on, as the driver reports it; None on the CPU."""
-        if self.config.device == "cpu":
+        if self.config.evaluation.device == "cpu":
             return None
         return device_facts(self.device_properties)
 
@@ -84,8 +84,8 @@ class Deps:
         """Whether each new best is profiled: as asked, else wherever ncu runs (a GPU run with ncu on PATH)."""
         if self.config.profile_best is not None:
             return self.config.profile_best
-        info = targets.resolve(self.config.target)
-        return self.config.device == "cuda" and info.profiler == "ncu" and shutil.which("ncu") is not None
+        info = targets.resolve(self.config.evaluation.target)
+        return self.config.evaluation.device == "cuda" and info.profiler == "ncu" and shutil.which("ncu") is not None
 
 
 def _config_of(source: str) -> dict | None:
@@ -99,26 +99,9 @@ def _load_record(path: Path) -> EvalRecord:
     return read_record(path, required=True)
 
 
-def _options(deps: Deps) -> dict:
-    """evaluate()'s keyword arguments for this run (a Ray worker gets them as they are)."""
-    c = deps.config
-    return {
-        "shapes": c.shapes,
-        "dtypes": tuple(c.dtypes),
-        "baselines": tuple(c.baselines),
-        "device": c.device,
-        "target": c.target,
-        "timeout_s": c.timeout_s,
-        "profile": c.profile,
-        "batches": c.batches,
-        "stage_timeouts": {"compile": c.compile_timeout_s} if c.compile_timeout_s else None,
-        "allow_unconfined": c.allow_unconfined,
-    }
-
-
 def _evaluate(deps: Deps, candidate: Path, incumbent: str | None) -> EvalRecord:
     c = deps.config
-    return deps.judge(c.op, c.backend, candidate, incumbent=incumbent, **_options(deps))
+    return deps.judge(c.op, c.backend, candidate, c.evaluation, incumbent=incumbent)
 
 
 def _largest_shape(record: EvalRecord) -> str | None:
@@ -147,11 +130,10 @@ def _profile_best(deps: Deps, iteration: int, index: int, record: EvalRecord) ->
     if shape is None:
         return ""
     folder.event("profile_start", iteration=iteration, index=index, shape=shape)
-    options = _options(deps) | {"shapes": [shape], "dtypes": tuple(c.dtypes[:1]), "profile": True}
+    update = {"shapes": [shape], "dtypes": c.evaluation.dtypes[:1], "profile": True}
+    options = c.evaluation.model_copy(update=update | {"benchmark": False, "other_dtypes": False})
     try:
-        profiled = deps.judge(
-            c.op, c.backend, folder.candidate(iteration, index), benchmark=False, other_dtypes=False, **options
-        )
+        profiled = deps.judge(c.op, c.backend, folder.candidate(iteration, index), options)
     except Exception as err:  # diagnosis only: a profiler that cannot run never ends the run
         folder.event("profile_end", iteration=iteration, index=index, status="failed", message=str(err))
         return ""
@@ -227,7 +209,7 @@ def propose(state: LoopState, runtime: Runtime[Deps]) -> dict:
         best_source=best_source,
         best_summary=proposer_table(best),
         profile_summary=profile.read_text() if profile and profile.exists() else "",
-        hardware=prompts.hardware_notes(deps.device, targets.resolve(c.target).name, _copy_gbps(best)),
+        hardware=prompts.hardware_notes(deps.device, targets.resolve(c.evaluation.target).name, _copy_gbps(best)),
         attempts=state.attempts,
         k=c.candidates,
         diffs=diffs,
@@ -265,8 +247,8 @@ def evaluate_node(state: LoopState, runtime: Runtime[Deps]) -> dict:
     c, folder, iteration = deps.config, deps.folder, state.iteration
     incumbent = str(folder.locate(state.best_path))
     best_compile = _load_record(folder.locate(state.best_eval)).stage("compile")
-    limit = candidate_compile_limit(c.compile_timeout_s, best_compile.seconds if best_compile else None)
-    options = {**_options(deps), "stage_timeouts": {"compile": limit} if limit else None}
+    limit = candidate_compile_limit(c.evaluation.compile_timeout_s, best_compile.seconds if best_compile else None)
+    options = c.evaluation.model_copy(update={"compile_timeout_s": limit})
     jobs = [Job(folder.locate(p.path), incumbent, options) for p in state.proposals]
     for i in range(len(jobs)):
         folder.event("evaluate_start", iteration=iteration, index=i)
@@ -276,7 +258,7 @@ def evaluate_node(state: LoopState, runtime: Runtime[Deps]) -> dict:
         paths[i] = folder.save_evaluation(iteration, i, record)
         folder.event("evaluate_end", iteration=iteration, index=i, status=record.status, message=record.message)
 
-    gpus_per_job = 0 if c.device == "cpu" else 1
+    gpus_per_job = 0 if c.evaluation.device == "cpu" else 1
     run_jobs(
         jobs,
         c.op,

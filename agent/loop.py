@@ -73,7 +73,7 @@ def optimize(
     except (ValueError, OSError, git.GitCommandError):
         shutil.rmtree(folder.path, ignore_errors=True)  # no half-made run left behind
         raise
-    environment = collect_environment(targets.resolve(config.target))
+    environment = collect_environment(targets.resolve(config.evaluation.target))
     if config.start_source:  # as it was found, not as the caller spelled it (relative to their cwd, say)
         config = config.model_copy(update={"start_source": record_path(kernel_file)})
     folder.update_run(

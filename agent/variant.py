@@ -13,6 +13,7 @@ import hashlib
 from pathlib import Path
 
 from agent.policies.source_edit import read_literal, replace_config
+from tools.paths import default_candidate
 from tools.runfolder import RUNS_DIR
 
 VARIANTS_DIR = RUNS_DIR / "variants"
@@ -35,12 +36,18 @@ def parse_settings(settings: list[str], config: dict) -> dict:
     return values
 
 
-def write_variant(kernel_file: Path, settings: list[str], op: str, backend: str, folder: Path = VARIANTS_DIR) -> Path:
-    """The kernel file with `settings` applied to its CONFIG, saved as folder/<op>-<backend>-<sha256[:10]>.py."""
-    source = Path(kernel_file).read_text()
+def write_variant(
+    kernel_file: str | Path | None, settings: list[str], op: str, backend: str, folder: Path = VARIANTS_DIR
+) -> tuple[Path, Path]:
+    """(variant, base): `kernel_file` (default: the backend's) with `settings` applied to its CONFIG, saved as
+    folder/<op>-<backend>-<sha256[:10]>.py."""
+    base = Path(kernel_file) if kernel_file else default_candidate(op, backend)
+    if base is None:
+        raise ValueError("--set changes a kernel file's CONFIG; the torch backend has none")
+    source = base.read_text()
     config = read_literal(source, "CONFIG")
     variant = replace_config(source, {**config, **parse_settings(settings, config)})
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{op}-{backend}-{hashlib.sha256(variant.encode()).hexdigest()[:10]}.py"
     path.write_text(variant)
-    return path
+    return path, base

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tools.evaluator.options import EvalOptions
 from tools.evaluator.records import EvalRecord, StageResult
 
 INSTALL_HINT = 'pip install -e ".[ray]"'
@@ -21,11 +22,11 @@ INSTALL_HINT = 'pip install -e ".[ray]"'
 
 @dataclass(frozen=True)
 class Job:
-    """One candidate to evaluate, against `incumbent`, with `evaluate()`'s keyword arguments."""
+    """One candidate to evaluate, against `incumbent`, as `options` say."""
 
     candidate: Path
     incumbent: str | None
-    options: dict[str, Any]
+    options: EvalOptions
 
 
 def import_ray():
@@ -70,7 +71,7 @@ def run_jobs(
 
         records = []
         for i, job in enumerate(jobs):
-            records.append(evaluate(op, backend, job.candidate, incumbent=job.incumbent, **job.options))
+            records.append(evaluate(op, backend, job.candidate, job.options, incumbent=job.incumbent))
             done(i, records[-1])
         return records
     ray = import_ray()
@@ -85,7 +86,7 @@ def run_jobs(
         while queue and len(pending) < workers:
             i = queue.pop(0)
             job = jobs[i]
-            ref = remote.remote(op, backend, str(job.candidate), job.incumbent, job.options)
+            ref = remote.remote(op, backend, str(job.candidate), job.incumbent, job.options.model_dump_json())
             pending[ref] = i
         ready, _ = ray.wait(list(pending), num_returns=1)
         i = pending.pop(ready[0])
@@ -99,10 +100,12 @@ def run_jobs(
     return [r for r in records if r is not None]
 
 
-def _evaluate_in_worker(op: str, backend: str, candidate: str, incumbent: str | None, options: dict) -> str:
+def _evaluate_in_worker(op: str, backend: str, candidate: str, incumbent: str | None, options: str) -> str:
     from tools.evaluator.evaluate import evaluate
 
-    return evaluate(op, backend, candidate, incumbent=incumbent, **options).model_dump_json()
+    return evaluate(
+        op, backend, candidate, EvalOptions.model_validate_json(options), incumbent=incumbent
+    ).model_dump_json()
 
 
 def died(op: str, backend: str, job: Job, err: BaseException) -> EvalRecord:
@@ -124,7 +127,7 @@ def died(op: str, backend: str, job: Job, err: BaseException) -> EvalRecord:
         status="failed",
         failed_stage="judge",
         message=message,
-        dtypes=list(job.options.get("dtypes", ())),
-        shapes=list(job.options.get("shapes") or []),
+        dtypes=list(job.options.dtypes),
+        shapes=list(job.options.shapes or []),
         stages=[StageResult(name="judge", status="failed", message=message)],
     )

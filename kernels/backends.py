@@ -30,7 +30,7 @@ class Backend:
     parallel_first_calls: bool = False  # the judge compiles its programs on threads (independent programs)
     # Without a GPU: build a kernel file from its literals, never importing it (returns the library's path, raises
     # kernels.cpp_support.CompileError), or lower one of its programs to CUDA source (the judge's runner imports
-    # the file and calls this on each program: tools/evaluator/evaluate.py, lower_without_gpu).
+    # the file and calls this on each program: tools/evaluator/without_gpu.py, lower_without_gpu).
     build: Callable[[Path, str], str] | None = None
     lower: Callable[[Any], str] | None = None
 

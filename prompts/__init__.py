@@ -76,8 +76,8 @@ def curated_notes(device_name: str, target: str = "cuda") -> str:
 def hardware_notes(facts: DeviceFacts | None, target: str = "cuda", copy_gbps: float | None = None) -> str:
     """The hardware part of a prompt: the device present as the driver reports it (`facts`, None on the CPU),
     the curated notes for its chip where we have them, the copy bandwidth the judge measured (`copy_gbps`), and
-    how the judge times a kernel (tools/evaluator/benchmark.py)."""
-    from tools.evaluator.benchmark import L2_MULTIPLE, MAX_SETS
+    how the judge times a kernel (tools/evaluator/benchmark.py, seating.py)."""
+    from tools.evaluator.seating import L2_MULTIPLE, MAX_SETS
 
     return render(
         "hardware.md.j2",

@@ -168,14 +168,6 @@ def _close_library_temp_dirs() -> None:
         app_test.TMP_DIR.cleanup()
 
 
-def _stop_zygotes() -> None:
-    """The runners' zygotes of this process, waited for: their CPU time then counts in `time`'s totals."""
-    import sys
-
-    if "tools.evaluator.zygote" in sys.modules:
-        sys.modules["tools.evaluator.zygote"].stop_all()
-
-
 def _left_in(root: Path) -> list[str]:
     """What the session left in its temp folder, other than pytest's tmp_path folders and the compile caches."""
     from tools.evaluator import confine
@@ -203,9 +195,7 @@ def _left_in(root: Path) -> list[str]:
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if TMP_KEY not in session.config.stash:  # a pytest-xdist worker: the controller checks once the workers end
         _close_library_temp_dirs()
-        _stop_zygotes()
         return
-    _stop_zygotes()
     real, root, before, previous = session.config.stash[TMP_KEY]
     left = _left_in(root) if root.is_dir() else []
     shutil.rmtree(root, ignore_errors=True)

@@ -22,6 +22,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from tools.evaluator.options import EvalOptions
 from tools.evaluator.records import Environment, EvalRecord, geomean
 from tools.paths import PROJECT_ROOT
 from tools.runfolder import RUN_FILE, RunFolder, read_record
@@ -82,6 +83,25 @@ class AgentBenchOptions(BaseModel):
     )
     starts_dir: Path = STARTS_DIR
     out_dir: Path = PROJECT_ROOT / "benchmarks" / "results"
+
+    def evaluation(self) -> EvalOptions:
+        """How each case's loop evaluates its candidates: against torch eager, within the compile limit."""
+        return EvalOptions(
+            shapes=self.shapes,
+            dtypes=tuple(self.dtypes),
+            baselines=("eager",),
+            device=self.device,
+            target=self.target,
+            timeout_s=self.timeout_s,
+            batches=self.batches,
+            compile_timeout_s=self.compile_timeout_s,
+            allow_unconfined=self.allow_unconfined,
+        )
+
+    def shipped_evaluation(self) -> EvalOptions:
+        """How the shipped kernel is evaluated beside a case: its baselines, no compile limit, no dtypes stage."""
+        update = {"baselines": tuple(self.shipped_baselines), "compile_timeout_s": None, "other_dtypes": False}
+        return self.evaluation().model_copy(update=update)
 
 
 # ---------------------------------------------------------------------------------------------- the model

@@ -12,7 +12,9 @@ from pathlib import Path
 from kernels.backends import EDITABLE
 from tools.env import collect_environment, gpu_slug
 from tools.evaluator.evaluate import evaluate
-from tools.evaluator.records import BASELINES, Baseline, EvalRecord
+from tools.evaluator.options import EvalOptions
+from tools.evaluator.records import BASELINES, EvalRecord
+from tools.evaluator.zygote import Zygotes
 from tools.paths import PROJECT_ROOT
 from tools.results import ResultTable
 
@@ -22,27 +24,27 @@ RESULTS_DIR = PROJECT_ROOT / "benchmarks" / "results"
 def run_bench(
     op: str,
     backends: tuple[str, ...] = EDITABLE,
+    options: EvalOptions | None = None,
     *,
-    baselines: tuple[Baseline, ...] = BASELINES,
     out_dir: Path | None = None,
     on_event: Callable[[dict], None] | None = None,
-    **evaluate_kwargs,
 ) -> tuple[list[EvalRecord], Path, list[str]]:
     """Evaluate each backend's kernel file for `op` into <out>/<gpu>/<op>.json and .md; returns the new records,
-    the JSON's path and the backends whose earlier results the file kept.
+    the JSON's path and the backends whose earlier results the file kept. `options` default to every baseline.
 
     The file is rewritten after each backend: the results of backends not benched now stay, so a bench can
-    be split over calls on a lent GPU, and a crash loses only the backend it was on.
+    be split over calls on a lent GPU, and a crash loses only the backend it was on. A bench decides nothing:
+    the dtypes stage (for a candidate the rule may accept) is not run.
     """
+    options = (options or EvalOptions(baselines=BASELINES)).model_copy(update={"other_dtypes": False})
     env = collect_environment()
     json_path = (out_dir or RESULTS_DIR) / gpu_slug(env) / f"{op}.json"
     earlier = ResultTable.load(json_path, op) if json_path.exists() else ResultTable(op=op)  # before any work
     kept = [b.backend for b in earlier.benches if b.backend not in backends]
     records: list[EvalRecord] = []
-    for backend in backends:
-        records.append(
-            evaluate(op, backend, baselines=baselines, on_event=on_event, other_dtypes=False, **evaluate_kwargs)
-        )
-        table = earlier.merged(ResultTable.from_records(op, records), order=EDITABLE)
-        table.save(json_path)
+    with Zygotes() as zygotes:  # torch imported once for the runners of every backend
+        for backend in backends:
+            records.append(evaluate(op, backend, None, options, on_event=on_event, zygotes=zygotes))
+            table = earlier.merged(ResultTable.from_records(op, records), order=EDITABLE)
+            table.save(json_path)
     return records, json_path, kept

@@ -345,14 +345,15 @@ def reflection_markdown(folder: RunFolder) -> str:
     outcomes = Counter("accepted" if r["adopted"] else ("failed" if _failed(r) else "rejected") for r in rounds)
     failed_stages = Counter(r["record"].failed_stage for r in rounds if r["record"] and r["record"].failed_stage)
     start, best = run.get("start", {}), run.get("best", {})
-    shapes = config["shapes"] or "all named"
+    evaluation = config.get("evaluation") or config  # run folders before the options model keep them flat
+    shapes = evaluation["shapes"] or "all named"
     branch = run.get("branch") or run.get("workspace", {}).get("branch")
     lines = [
         f"# Reflection: run {folder.run_id}",
         "",
         "## Operator and environment",
         "",
-        f"- {config['op']}[{config['backend']}], dtypes {', '.join(config['dtypes'])}, shapes {shapes}",
+        f"- {config['op']}[{config['backend']}], dtypes {', '.join(evaluation['dtypes'])}, shapes {shapes}",
         f"- Device {env.get('device') or 'CPU'}, driver {env.get('driver') or '-'}, target {env.get('target')}; "
         + ", ".join(f"{k} {v}" for k, v in env.get("versions", {}).items()),
         _confinement_line(folder.read_record(0)),

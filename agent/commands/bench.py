@@ -12,6 +12,7 @@ from agent.commands.options import (
     baselines,
     common,
     confinement_gate,
+    evaluation_options,
     selected_baselines,
 )
 from agent.console import make_console, make_progress, print_record
@@ -46,16 +47,9 @@ def run(args) -> int:
             records, path, kept = run_bench(
                 op,
                 tuple(args.backends),
-                baselines=selected_baselines(args, default=BASELINES),
+                evaluation_options(args, baselines=selected_baselines(args, default=BASELINES)),
                 out_dir=Path(args.out) if args.out else None,
                 on_event=on_event,
-                shapes=args.shapes,
-                dtypes=tuple(args.dtypes),
-                device=args.device,
-                target=args.target,
-                timeout_s=args.timeout,
-                batches=args.batches,
-                allow_unconfined=args.allow_unconfined,
             )
         for record in records:
             print_record(record, console)

@@ -207,20 +207,7 @@ def run_case(op: str, backend: str, options, runs_dir: Path, *, say=print, stop_
     if shipped_file is not None and shipped_file.is_file():
         say(f"  shipped {op}[{backend}]: evaluating on the same shapes")
         try:
-            shipped = judge(
-                op,
-                backend,
-                shipped_file,
-                shapes=options.shapes,
-                dtypes=tuple(options.dtypes),
-                baselines=tuple(options.shipped_baselines),
-                device=options.device,
-                target=options.target,
-                timeout_s=options.timeout_s,
-                batches=options.batches,
-                other_dtypes=False,
-                allow_unconfined=options.allow_unconfined,
-            )
+            shipped = judge(op, backend, shipped_file, options.shipped_evaluation())
             if shipped.status != "ok":
                 case.shipped_message = f"the shipped kernel failed: {shipped.message}"
         except Exception as err:  # the row still stands, without the shipped figures
@@ -232,15 +219,8 @@ def run_case(op: str, backend: str, options, runs_dir: Path, *, say=print, stop_
         model=options.model,
         iterations=options.iterations,
         time_budget_s=60 * options.minutes if options.minutes else None,
-        shapes=options.shapes,
-        dtypes=options.dtypes,
-        device=options.device,
-        target=options.target,
-        timeout_s=options.timeout_s,
-        batches=options.batches,
-        compile_timeout_s=options.compile_timeout_s,
+        evaluation=options.evaluation(),
         start_source=str(starting_file(op, backend, options.starts_dir).resolve()),
-        allow_unconfined=options.allow_unconfined,
         # The search policy reads no profile: profiling each new best would only spend the case's wall time.
         profile_best=None if options.policy == "llm" else False,
     )

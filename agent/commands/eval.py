@@ -10,10 +10,11 @@ from agent.commands.options import (
     baselines,
     common,
     confinement_gate,
+    evaluation_options,
     runs_dir,
     selected_baselines,
 )
-from agent.console import make_console, make_progress, print_record
+from agent.console import make_console, make_progress, print_against, print_record, print_without_gpu
 from kernels.backends import backend as backend_of
 from tools.evaluator.records import KernelSource
 
@@ -70,143 +71,86 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    import torch
-
-    from tools.evaluator.evaluate import evaluate
+    """Ask the judge once (tools/evaluator/verdict.py) and print its answer."""
+    from tools.evaluator.verdict import judge_file
 
     console = make_console()
-    if args.candidate and not Path(args.candidate).is_file():
-        raise ValueError(f"--candidate {args.candidate}: no such kernel file")
-    if args.set:
-        from agent.variant import write_variant
-        from tools.paths import default_candidate
-
-        base = Path(args.candidate) if args.candidate else default_candidate(args.op, args.backend)
-        if base is None:
-            raise ValueError("--set changes a kernel file's CONFIG; the torch backend has none")
-        args.candidate = str(write_variant(base, args.set, args.op, args.backend, Path(args.runs_dir) / "variants"))
-        console.print(f"{base} with {', '.join(args.set)}: written to {args.candidate}")
-    if args.against and not Path(args.against).is_file():
-        raise ValueError(f"--against {args.against}: no such kernel file")
-    if args.backend != "torch" and not torch.cuda.is_available() and args.device != "cpu":
-        return _explain_without_gpu(args, console)
-    from agent.cpu_shapes import choose
-    from agent.installed import require
-    from kernels import registry
-
-    require(args.backend)
-
-    confinement_gate(args, console)
-    on_cpu = args.device == "cpu" or (args.device == "auto" and not torch.cuda.is_available())
-    choice = choose(registry.spec(args.op), args.shapes, on_cpu)
-    if choice.note:
-        console.print(f"[yellow]{choice.note}[/yellow]")
+    candidate = _kernel_file(args, console)
+    options = _options(args, console)
     progress, on_event = make_progress()
     with progress:
-        record = evaluate(
-            args.op,
-            args.backend,
-            args.candidate,
-            shapes=choice.shapes,
-            dtypes=tuple(args.dtypes),
-            benchmark=not args.no_bench,
-            profile=args.profile,
-            baselines=selected_baselines(args, default=EVAL_BASELINES),
-            device=args.device,
-            target=args.target,
-            timeout_s=args.timeout,
-            stage_timeouts={"compile": args.compile_timeout} if args.compile_timeout else None,
-            on_event=on_event,
-            incumbent=args.against,
-            batches=args.batches,
-            stop_when_slower=False,  # `eval --against` reports every shape (an A/A check wants them all)
-            allow_unconfined=args.allow_unconfined,
-        )
+        verdict = judge_file(args.op, args.backend, candidate, options, against=args.against, on_event=on_event)
+    _print(verdict, args, console)
+    return 0 if verdict.ok else 1
+
+
+def _kernel_file(args, console) -> str | None:
+    """The file to evaluate: --candidate, or with --set a variant of it (or of the backend's file)."""
+    if args.candidate and not Path(args.candidate).is_file():
+        raise ValueError(f"--candidate {args.candidate}: no such kernel file")
+    if not args.set:
+        return args.candidate
+    from agent.variant import write_variant
+
+    variant, base = write_variant(args.candidate, args.set, args.op, args.backend, Path(args.runs_dir) / "variants")
+    console.print(f"{base} with {', '.join(args.set)}: written to {variant}")
+    return str(variant)
+
+
+def _options(args, console):
+    """The evaluation's options; where the judge will run the file, the confinement gate and the CPU's shapes first."""
+    from tools.evaluator.without_gpu import needs_a_gpu
+
+    shapes = args.shapes
+    if not needs_a_gpu(args.backend, args.device):
+        import torch
+
+        from agent.cpu_shapes import choose
+        from agent.installed import require
+        from kernels import registry
+
+        require(args.backend)
+        confinement_gate(args, console)
+        on_cpu = args.device == "cpu" or (args.device == "auto" and not torch.cuda.is_available())
+        choice = choose(registry.spec(args.op), args.shapes, on_cpu)
+        if choice.note:
+            console.print(f"[yellow]{choice.note}[/yellow]")
+        shapes = choice.shapes
+    return evaluation_options(
+        args,
+        shapes=shapes,
+        benchmark=not args.no_bench,
+        profile=args.profile,
+        baselines=selected_baselines(args, default=EVAL_BASELINES),
+        compile_timeout_s=args.compile_timeout or None,
+        stop_when_slower=False,  # `eval --against` reports every shape (an A/A check wants them all)
+    )
+
+
+def _print(verdict, args, console) -> None:
+    """The answer, and what --json and --source asked to be written."""
+    extension = backend_of(args.backend).extension
+    if verdict.without_gpu is not None:
+        print_without_gpu(verdict.without_gpu, args.backend, console)
+        if args.source and verdict.without_gpu.sources:
+            _write_sources(args.source, verdict.without_gpu.sources, extension, console)
+        elif args.source:
+            console.print(
+                f"  no source written: without a GPU only TileLang kernels are lowered ({args.backend} is not)"
+            )
+        if args.json:
+            console.print(f"  no record written to {args.json}: nothing ran without a GPU")
+        return
+    record = verdict.record
     print_record(record, console)
     if args.against:
-        _print_against(record, args.against, console)
+        print_against(record, verdict.decision, args.against, console)
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(record.model_dump_json(indent=1) + "\n")
         console.print(f"record written to {args.json}")
     if args.source:
-        sources = record.compile.sources if record.compile else []
-        _write_sources(args.source, sources, backend_of(record.backend).extension, console)
-    return 0 if record.status == "ok" else 1
-
-
-def _print_against(record, against: str, console) -> None:
-    """Candidate vs the --against file, batch by batch in the same rounds (1.00x: the same speed), per scope."""
-    from tools.evaluator.decide import decide
-
-    printed = False
-    for scope in ("graph", "eager"):
-        ratios = [b.scope(scope).speedup_vs_incumbent for b in record.benchmark if b.scope(scope)]
-        ratios = [r for r in ratios if r is not None]
-        if not ratios:
-            continue
-        geomean = record.geomean_speedup("incumbent", scope)
-        spread = f"shapes {min(r.median for r in ratios):.3f}x to {max(r.median for r in ratios):.3f}x"
-        console.print(f"vs {against} ({scope} scope, timed in the same rounds): geomean {geomean:.3f}x, {spread}")
-        printed = True
-    if not printed:
-        console.print(f"[yellow]{against} was not timed: no shape reached the benchmark[/yellow]")
-        return
-    decision = decide(record, against_best=True)
-    console.print(f"as agent optimize would decide: {'accept' if decision.accepted else 'reject'} ({decision.reason})")
-
-
-def _explain_without_gpu(args, console) -> int:
-    """No GPU: say what needs one, and do what can be done here (static check; TileLang lowering in a runner)."""
-    from tools.evaluator.static_check import check_file
-    from tools.paths import default_candidate
-
-    path = Path(args.candidate) if args.candidate else default_candidate(args.op, args.backend)
-    if not path.is_file():
-        raise ValueError(f"--candidate {path}: no such kernel file")
-    console.print(
-        f"[yellow]No GPU visible to PyTorch: {args.backend} kernels cannot run here, so correctness and "
-        "timing are skipped.[/yellow] Run this on a GPU host, or use `--backend torch` to exercise the "
-        "evaluator on the CPU."
-    )
-    report = check_file(path, args.op)
-    console.print(f"  static check of {path}: {report.message}")
-    if not report.ok:
-        return 1
-    backend = backend_of(args.backend)
-    generated: dict[str, str] = {}
-    if backend.build is not None:
-        import time
-
-        from kernels.cpp_support import CompileError
-
-        start = time.perf_counter()
-        try:
-            library = backend.build(path, args.op)
-        except CompileError as err:
-            console.print(f"  [red]compile without a GPU failed[/red]: {err}")
-            return 1
-        # Parsed for its SOURCE and CONFIG literals, never imported: the compiler alone sees the candidate.
-        console.print(f"  compiled without a GPU (no launch) in {time.perf_counter() - start:.1f} s: {library}")
-    if backend.lower is not None:
-        from kernels import registry
-        from tools.evaluator.evaluate import lower_without_gpu
-
-        shapes = registry.spec(args.op).select(args.shapes)
-        generated = lower_without_gpu(args.op, path.resolve(), [(s.dims, d) for s in shapes for d in args.dtypes])
-        lines = sum(text.count("\n") for text in generated.values())
-        console.print(
-            f"  lowered to CUDA source without a GPU (in a runner): {len(generated)} program(s), {lines} lines in all "
-            f"(for {len(shapes)} shapes x {len(args.dtypes)} dtype(s))"
-        )
-    if args.source and generated:
-        sources = [KernelSource(key=k, language=backend.language, text=v) for k, v in generated.items()]
-        _write_sources(args.source, sources, backend.extension, console)
-    elif args.source:
-        console.print(f"  no source written: without a GPU only TileLang kernels are lowered ({args.backend} is not)")
-    if args.json:
-        console.print(f"  no record written to {args.json}: nothing ran without a GPU")
-    return 0
+        _write_sources(args.source, record.compile.sources if record.compile else [], extension, console)
 
 
 def _write_sources(folder: str, sources: list[KernelSource], extension: str, console) -> None:

@@ -6,7 +6,15 @@ import argparse
 import os
 from pathlib import Path
 
-from agent.commands.options import BACKENDS, EDITABLE, OPERATORS, common, confinement_gate, runs_dir
+from agent.commands.options import (
+    BACKENDS,
+    EDITABLE,
+    OPERATORS,
+    common,
+    confinement_gate,
+    evaluation_options,
+    runs_dir,
+)
 from agent.console import (
     final_summary,
     iteration_printer,
@@ -145,20 +153,19 @@ def run(args) -> int:
         workers=args.workers,
         ray_address=args.ray_address,
         model=args.model,
-        shapes=args.shapes,
-        dtypes=args.dtypes,
-        device="cuda",
-        target=args.target,
-        timeout_s=args.timeout,
-        batches=args.batches,
-        compile_timeout_s=args.compile_timeout or None,
+        evaluation=evaluation_options(
+            args,
+            device="cuda",
+            baselines=("eager",),
+            compile_timeout_s=args.compile_timeout or None,
+            profile=args.profile,
+        ),
         start_source=str(Path(args.candidate).resolve()) if args.candidate else None,  # run.json: repo-relative
         profile=args.profile,
         profile_best=args.profile_best,
         history_tokens=args.history_tokens,
         price_in=args.price_in if args.price_in is not None else _env_price("AGENT_PRICE_IN"),
         price_out=args.price_out if args.price_out is not None else _env_price("AGENT_PRICE_OUT"),
-        allow_unconfined=args.allow_unconfined,
         e2e=args.e2e,
         e2e_model=str(Path(args.e2e_model).resolve()) if args.e2e_model else None,  # a resume may start elsewhere
         **{key: value for key, value in e2e_lengths.items() if value is not None},  # unset: RunConfig's defaults

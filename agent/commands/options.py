@@ -21,6 +21,7 @@ __all__ = [
     "baselines",
     "common",
     "confinement_gate",
+    "evaluation_options",
     "runs_dir",
     "selected_baselines",
 ]
@@ -93,3 +94,19 @@ def selected_baselines(args, default: tuple[str, ...]) -> tuple[str, ...]:
     """--baselines, else `default`; --no-compile drops torch.compile either way."""
     chosen = tuple(args.baselines) if args.baselines is not None else default
     return tuple(b for b in chosen if not (b == "compiled" and args.no_compile))
+
+
+def evaluation_options(args, **fields):
+    """The evaluation's options (tools/evaluator/options.py) from what `common` parsed, with `fields` added."""
+    from tools.evaluator.options import EvalOptions
+
+    common_fields = {
+        "shapes": args.shapes,
+        "dtypes": tuple(args.dtypes),
+        "device": args.device,
+        "target": args.target,
+        "timeout_s": args.timeout,
+        "batches": args.batches,
+        "allow_unconfined": args.allow_unconfined,
+    }
+    return EvalOptions(**{**common_fields, **fields})

@@ -72,6 +72,7 @@ def chained_us_per_call(rows: int, width: int, calls: int, flush: bool) -> float
 def judge_aa(trials: int) -> list[dict]:
     from tools.evaluator.decide import ROUNDS_TO_ACCEPT, decide
     from tools.evaluator.evaluate import evaluate
+    from tools.evaluator.options import EvalOptions
 
     folder = Path(tempfile.mkdtemp(prefix="kw-subnormals-"))
     os.chmod(folder, 0o755)
@@ -86,14 +87,16 @@ def judge_aa(trials: int) -> list[dict]:
             "silu_mul",
             "torch",
             candidate,
+            EvalOptions(
+                device="cpu",
+                shapes=["llama3.2-1b/decode1", "llama3-8b/decode8"],
+                dtypes=("bf16",),
+                batches=ROUNDS_TO_ACCEPT,
+                baselines=("eager",),
+                static_check=False,
+                timeout_s=300,
+            ),
             incumbent=incumbent,
-            device="cpu",
-            shapes=["llama3.2-1b/decode1", "llama3-8b/decode8"],
-            dtypes=("bf16",),
-            batches=ROUNDS_TO_ACCEPT,
-            baselines=("eager",),
-            static_check=False,
-            timeout_s=300,
         )
         decision = decide(record, against_best=True)
         shapes = {

@@ -51,12 +51,16 @@ def _timed_shape_only(op: str, shape: str) -> None:
 def judge(op: str, backend: str, shape: str) -> dict:
     from kernels import registry
     from tools.evaluator.evaluate import evaluate
+    from tools.evaluator.options import EvalOptions
 
     real = registry.spec
     _timed_shape_only(op, shape)
     try:
         record = evaluate(
-            op, backend, shapes=[shape], dtypes=("bf16",), baselines=(), other_dtypes=False, batches=6, device="cuda"
+            op,
+            backend,
+            None,
+            EvalOptions(shapes=[shape], dtypes=("bf16",), baselines=(), other_dtypes=False, batches=6, device="cuda"),
         )
     finally:
         registry.spec = real

@@ -55,7 +55,9 @@ print("target done", os.getuid())
 """.replace("UID", str(UID))
 STAGE = """
 from tools.evaluator.evaluate import evaluate
-record = evaluate("rms_norm", "torch", shapes=["llama3.2-1b/decode1"], benchmark=False, profile=True, baselines=())
+from tools.evaluator.options import EvalOptions
+options = EvalOptions(shapes=["llama3.2-1b/decode1"], benchmark=False, profile=True, baselines=())
+record = evaluate("rms_norm", "torch", None, options)
 print([(s.name, s.status, round(s.seconds or 0, 1), s.message[:200]) for s in record.stages])
 print("profiled rows", len(record.profile))
 """

@@ -11,16 +11,15 @@ import tempfile
 from pathlib import Path
 
 from tools.evaluator.evaluate import evaluate
+from tools.evaluator.options import EvalOptions
 
 with tempfile.TemporaryDirectory() as tmp:
     os.environ["KW_NCU_CSV"] = str(Path(tmp) / "ncu.csv")
     record = evaluate(
         "rms_norm",
         "tilelang",
-        shapes=["llama3-8b/decode8", "llama3-8b/prefill2048"],
-        benchmark=False,
-        profile=True,
-        baselines=(),
+        None,
+        EvalOptions(shapes=["llama3-8b/decode8", "llama3-8b/prefill2048"], benchmark=False, profile=True, baselines=()),
     )
     print(record.message, file=sys.stderr)
     sys.stdout.write(Path(os.environ["KW_NCU_CSV"]).read_text())

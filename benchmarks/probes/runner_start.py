@@ -21,7 +21,7 @@ from tools.evaluator import confine, zygote
 from tools.evaluator.process import RunnerProcess
 
 
-def start_one(device: str, index: int) -> tuple[float, float, bool]:
+def start_one(device: str, index: int, zygotes: zygote.Zygotes) -> tuple[float, float, bool]:
     """(seconds to hello, the runner's CPU-seconds until then, forked) for one runner."""
     asked = time.monotonic()
     runner = RunnerProcess(
@@ -30,6 +30,7 @@ def start_one(device: str, index: int) -> tuple[float, float, bool]:
         device=device,
         target="auto",
         cache_key=f"runner-start-{index}",
+        zygotes=zygotes,
     )
     try:
         hello = runner.wait_hello(time.monotonic() + 300)
@@ -47,9 +48,10 @@ def main() -> None:
     parser.add_argument("--runners", type=int, default=6)
     parser.add_argument("--device", default="cpu")
     args = parser.parse_args()
+    zygotes = zygote.Zygotes()
     for mode in ("exec", "zygote"):
         os.environ["KW_RUNNER_ZYGOTE"] = "0" if mode == "exec" else "1"
-        results = [start_one(args.device, i) for i in range(args.runners)]
+        results = [start_one(args.device, i, zygotes) for i in range(args.runners)]
         waits, cpus, forked = zip(*results, strict=True)
         print(
             f"{mode:>6}: {len(results)} runners ({sum(forked)} forked); "
@@ -57,12 +59,12 @@ def main() -> None:
             f"(total {sum(waits):.1f} s); runner CPU median {statistics.median(cpus):.2f} s (total {sum(cpus):.1f} s)"
         )
         if mode == "zygote":
-            for parent in zygote.running():
+            for parent in zygotes.running():
                 print(
-                    "zygote start (once per judge process, before its first forked runner): "
+                    "zygote start (once per Zygotes, before its first forked runner): "
                     f"{parent.start_seconds:.2f} s to its hello, {parent.start_cpu_seconds:.2f} CPU-s"
                 )
-    zygote.stop_all()
+    zygotes.close()
 
 
 if __name__ == "__main__":

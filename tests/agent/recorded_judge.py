@@ -85,12 +85,12 @@ class RecordedJudge:
         self.folder = Path(folder)
         self.live = live
 
-    def __call__(self, op: str, backend: str, candidate, *, incumbent=None, **options) -> EvalRecord:
+    def __call__(self, op: str, backend: str, candidate, options=None, *, incumbent=None) -> EvalRecord:
         path = self.folder / f"{key(candidate, incumbent)}.json"
         if self.live or not path.is_file():
             from tools.evaluator.evaluate import evaluate
 
-            live = evaluate(op, backend, candidate, incumbent=incumbent, **options)
+            live = evaluate(op, backend, candidate, options, incumbent=incumbent)
             if live.status != "ok":
                 return live
         if not path.is_file():
@@ -155,8 +155,8 @@ class RecordingJudge:
         self.evaluate = evaluate
         self.records: dict[str, EvalRecord] = {}
 
-    def __call__(self, op: str, backend: str, candidate, *, incumbent=None, **options) -> EvalRecord:
-        record = self.evaluate(op, backend, candidate, incumbent=incumbent, **options)
+    def __call__(self, op: str, backend: str, candidate, options=None, *, incumbent=None) -> EvalRecord:
+        record = self.evaluate(op, backend, candidate, options, incumbent=incumbent)
         self.records[key(candidate, incumbent)] = record
         return record
 

@@ -189,10 +189,10 @@ def test_a_reflection_that_raises_still_records_its_row_and_fails_the_run(tmp_pa
 
 
 def test_an_exception_outside_the_policy_leaves_run_json_failed_too(tmp_path):
-    def judge(op, backend, candidate, *, incumbent=None, **options) -> EvalRecord:
+    def judge(op, backend, candidate, options, *, incumbent=None) -> EvalRecord:
         if incumbent is not None:
             raise OSError("the disk is full")
-        return RecordedJudge()(op, backend, candidate, incumbent=incumbent, **options)
+        return RecordedJudge()(op, backend, candidate, options, incumbent=incumbent)
 
     policy = RaisingPolicy(ValueError("unused"), on="nothing")
     with pytest.raises(OSError, match="the disk is full"):
@@ -204,12 +204,12 @@ def test_an_exception_outside_the_policy_leaves_run_json_failed_too(tmp_path):
 def test_each_new_best_is_profiled_on_its_largest_shape_and_the_next_prompt_carries_it(tmp_path):
     asked, judged = [], []
 
-    def judge(op, backend, candidate, *, incumbent=None, **options) -> EvalRecord:
-        if not options.get("profile"):
-            judged.append(RecordedJudge()(op, backend, candidate, incumbent=incumbent, **options))
+    def judge(op, backend, candidate, options, *, incumbent=None) -> EvalRecord:
+        if not options.profile:
+            judged.append(RecordedJudge()(op, backend, candidate, options, incumbent=incumbent))
             return judged[-1]
-        asked.append(options["shapes"])  # the profiler's counters, as ncu would give them for the last best
-        row = ShapeProfile(shape=options["shapes"][0], dtype="bf16", kernel="rope_kernel", dram_throughput_pct=41.0)
+        asked.append(options.shapes)  # the profiler's counters, as ncu would give them for the last best
+        row = ShapeProfile(shape=options.shapes[0], dtype="bf16", kernel="rope_kernel", dram_throughput_pct=41.0)
         return judged[-1].model_copy(update={"profile": [row]})
 
     script = [kernel_reply(2, "halve the delay"), "Next: 1 ms.", kernel_reply(1, "1 ms"), "Next: 0 ms."]

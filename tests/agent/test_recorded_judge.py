@@ -9,29 +9,30 @@ import pytest
 
 from tests.agent.recorded_judge import RECORDS, RecordedJudge
 from tests.agent.tuned_candidates import TUNED_ROPE
+from tools.evaluator.options import EvalOptions
 
 
 def test_a_recorded_start_is_replayed_for_the_file_it_is_given(tmp_path):
     kernel = tmp_path / "tuned.py"
     kernel.write_text(TUNED_ROPE)
-    record = RecordedJudge()("rope", "torch", kernel, shapes=["llama3.2-1b/decode1/q"])
+    record = RecordedJudge()("rope", "torch", kernel, EvalOptions(shapes=["llama3.2-1b/decode1/q"]))
     assert record.status == "ok" and record.benchmark and record.candidate == str(kernel.resolve())
 
 
-OPTIONS = {"shapes": ["llama3.2-1b/decode1/q"], "device": "cpu", "other_dtypes": False}
+OPTIONS = EvalOptions(shapes=["llama3.2-1b/decode1/q"], device="cpu", other_dtypes=False)
 
 
 def test_a_source_never_recorded_that_passes_is_refused_with_how_to_record_it(tmp_path):
     kernel = tmp_path / "tuned.py"
     kernel.write_text(TUNED_ROPE.replace('"delay_ms": 4}', '"delay_ms": 0}'))
     with pytest.raises(FileNotFoundError, match=r"delay_ms 0\).*python -m tests.agent.recorded_judge"):
-        RecordedJudge()("rope", "torch", kernel, **OPTIONS)
+        RecordedJudge()("rope", "torch", kernel, OPTIONS)
 
 
 def test_a_source_never_recorded_that_fails_keeps_its_live_record(tmp_path):
     kernel = tmp_path / "tuned.py"
     kernel.write_text(TUNED_ROPE.replace("    out.copy_(result)\n", "    out.copy_(result * 2)\n"))
-    record = RecordedJudge()("rope", "torch", kernel, **OPTIONS)
+    record = RecordedJudge()("rope", "torch", kernel, OPTIONS)
     assert record.status == "failed" and record.failed_stage == "correctness"
 
 

@@ -40,7 +40,8 @@ def test_bad_settings_say_what_is_wrong(item, says):
 
 
 def test_the_variant_differs_only_in_its_config(tmp_path):
-    path = write_variant(ROPE_TL, ["copy_tiles=True", "block_rows=32"], "rope", "tilelang", tmp_path)
+    path, base = write_variant(ROPE_TL, ["copy_tiles=True", "block_rows=32"], "rope", "tilelang", tmp_path)
+    assert base == ROPE_TL
     shipped, variant = ROPE_TL.read_text(), path.read_text()
     assert read_literal(variant, "CONFIG") == {**read_literal(shipped, "CONFIG"), "copy_tiles": True, "block_rows": 32}
     assert variant.replace(variant[variant.index("CONFIG = ") :].split("}")[0], "") == shipped.replace(
@@ -48,7 +49,7 @@ def test_the_variant_differs_only_in_its_config(tmp_path):
     )
     assert path.name.startswith("rope-tilelang-") and path.parent == tmp_path
     # The same settings give the same file: named by content.
-    assert write_variant(ROPE_TL, ["block_rows=32", "copy_tiles=True"], "rope", "tilelang", tmp_path) == path
+    assert write_variant(ROPE_TL, ["block_rows=32", "copy_tiles=True"], "rope", "tilelang", tmp_path)[0] == path
 
 
 def test_agent_eval_set_lowers_the_variant_without_a_gpu(tmp_path):

@@ -18,8 +18,9 @@ import pytest
 from agent import workers
 from kernels.rope import candidates as rope_candidates
 from tools.evaluator.decide import decide
+from tools.evaluator.options import EvalOptions
 
-OPTIONS = {"shapes": ["llama3-8b/decode1/q"], "dtypes": ("bf16",), "batches": 3, "device": "cpu", "timeout_s": 240}
+OPTIONS = EvalOptions(shapes=["llama3-8b/decode1/q"], dtypes=("bf16",), batches=3, device="cpu", timeout_s=240)
 # Wrong on the one shape timed here: its verdict is the correctness stage's, whatever the machine's load.
 WRONG = rope_candidates.GOOD_ROPE.replace("    return out\n", "    out.view(-1)[0] += 1.0\n    return out\n")
 HANGS_AT_IMPORT = "import time\ntime.sleep(120)\n" + rope_candidates.GOOD_ROPE

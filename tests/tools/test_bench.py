@@ -7,20 +7,13 @@ import json
 import pytest
 
 from tools.bench import run_bench
+from tools.evaluator.options import EvalOptions
 from tools.results import ResultTable
 
 
 def _bench(tmp_path):
-    return run_bench(
-        "rms_norm",
-        ("torch",),
-        baselines=("eager",),
-        out_dir=tmp_path,
-        shapes=["llama3.2-1b/decode1"],
-        device="cpu",
-        timeout_s=120,
-        batches=3,
-    )
+    options = EvalOptions(baselines=("eager",), shapes=["llama3.2-1b/decode1"], device="cpu", timeout_s=120, batches=3)
+    return run_bench("rms_norm", ("torch",), options, out_dir=tmp_path)
 
 
 def test_a_bench_of_one_backend_keeps_the_results_of_the_others(tmp_path):

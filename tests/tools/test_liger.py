@@ -21,7 +21,8 @@ from tests.tools.hugging_face import run_hugging_face
 from tools import liger
 from tools.bench import run_bench
 from tools.evaluator.evaluate import evaluate
-from tools.evaluator.records import EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing
+from tools.evaluator.options import EvalOptions
+from tools.evaluator.records import BASELINES, EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing
 from tools.results import ResultTable
 
 LIGER_INSTALLED = importlib.util.find_spec("liger_kernel") is not None
@@ -256,11 +257,7 @@ def test_without_liger_the_eval_record_carries_a_note_and_no_timing(tmp_path):
         "rope",
         "torch",
         path,
-        shapes=["decode1"],
-        device="cpu",
-        baselines=("eager", "liger"),
-        timeout_s=60,
-        batches=3,
+        EvalOptions(shapes=["decode1"], device="cpu", baselines=("eager", "liger"), timeout_s=60, batches=3),
     )
     assert record.status == "ok", record.message
     assert record.benchmark
@@ -274,9 +271,8 @@ def test_without_liger_the_eval_record_carries_a_note_and_no_timing(tmp_path):
 
 @pytest.mark.skipif(LIGER_INSTALLED, reason="checks what happens without liger-kernel")
 def test_without_liger_the_bench_still_writes_everything(tmp_path):
-    records, json_path, _kept = run_bench(
-        "rms_norm", ("torch",), out_dir=tmp_path, shapes=["decode1"], device="cpu", timeout_s=60, batches=3
-    )
+    options = EvalOptions(baselines=BASELINES, shapes=["decode1"], device="cpu", timeout_s=60, batches=3)
+    records, json_path, _kept = run_bench("rms_norm", ("torch",), options, out_dir=tmp_path)
     assert [r.status for r in records] == ["ok"]
     rows = ResultTable.load(json_path).backend_rows("torch", "eager")
     assert rows and all("liger" not in r.speedup and r.liger_status == "unavailable" for r in rows)
@@ -359,13 +355,16 @@ def test_liger_is_checked_and_timed_on_the_gpu(op, dtype):
     record = evaluate(
         op,
         "torch",
-        shapes=GPU_SHAPES[op],
-        dtypes=(dtype,),
-        device="cuda",
-        baselines=("liger",),
-        graph=False,
-        batches=3,
-        timeout_s=300,
+        None,
+        EvalOptions(
+            shapes=GPU_SHAPES[op],
+            dtypes=(dtype,),
+            device="cuda",
+            baselines=("liger",),
+            graph=False,
+            batches=3,
+            timeout_s=300,
+        ),
     )
     assert record.status == "ok", record.message
     for b in record.benchmark:

@@ -175,13 +175,19 @@ class Identity:
         return [*args, "--parent", str(os.getpid())] if direct_child else args
 
 
-_counter = 0
+class UidPool:
+    """The uids a judge gives its runners, one each in turn: UIDS_PER_JUDGE of its own, by its process id.
 
+    Owned by whoever starts runners (a judge's lineup for its evaluation): two runners alive at once must
+    draw from one pool. A runner's uid dies with it (`release` kills whatever still runs as it).
+    """
 
-def _next_uid() -> int:
-    global _counter
-    _counter += 1
-    return UID_BASE + (os.getpid() % 1_000_000) * UIDS_PER_JUDGE + _counter % UIDS_PER_JUDGE
+    def __init__(self) -> None:
+        self._given = 0
+
+    def next(self) -> int:
+        self._given += 1
+        return UID_BASE + (os.getpid() % 1_000_000) * UIDS_PER_JUDGE + self._given % UIDS_PER_JUDGE
 
 
 def _chown_tree(path: Path, uid: int) -> None:
@@ -201,8 +207,11 @@ def _caches() -> Path:
     return caches
 
 
-def prepare(cache_key: str, *, separate_uid: bool) -> Identity:
-    """A runner's identity: a fresh scratch folder and the compile cache of `cache_key` (locked for it)."""
+def prepare(cache_key: str, *, uids: UidPool | None) -> Identity:
+    """A runner's identity: a fresh scratch folder and the compile cache of `cache_key` (locked for it).
+
+    `uids`: a uid of its own from that pool, where this process may give one (root); None: the judge's uid.
+    """
     base = runner_root()
     caches = _caches()
     _sweep(base)
@@ -217,8 +226,8 @@ def prepare(cache_key: str, *, separate_uid: bool) -> Identity:
         os.close(lock)
         identity.home = Path(tempfile.mkdtemp(prefix="cold-cache-", dir=scratch))
         identity.notes.append(f"cache of {cache_key} in use by another runner; this one started with an empty cache")
-    if separate_uid and is_root():
-        identity.uid = _next_uid()
+    if uids is not None and is_root():
+        identity.uid = uids.next()
         _chown_tree(identity.home, identity.uid)
         os.chown(scratch, identity.uid, identity.uid)
     os.chmod(identity.home, 0o700)

@@ -67,7 +67,7 @@ LABELS = {
 }
 STAGE_LABELS = {"static": "refused by the lint", "compile": "did not compile", "correctness": "incorrect"}
 # A failed benchmark stage by the worst status of its shapes (records.py: ShapeBenchmark.status); the roofline
-# check is the judge's own (tools/evaluator/benchmark.py): faster than the device can copy.
+# check is the judge's own (tools/evaluator/figures.py): faster than the device can copy.
 SHAPE_STATUS_LABELS = {"measurement_error": "roofline check", "wrong_after_timing": "incorrect while timed"}
 
 

@@ -22,20 +22,19 @@ import torch
 
 from kernels import registry
 from kernels import target as targets
-from kernels.spec import DTYPES, NamedShape
+from kernels.spec import NamedShape
 from tools.env import collect_environment
-from tools.evaluator import sandbox
-from tools.evaluator.benchmark import out_of_memory
+from tools.evaluator import confine, sandbox
 from tools.evaluator.decide import decide
-from tools.evaluator.judge import Judge, JudgeRequest, StageFailed
-from tools.evaluator.process import RunnerFailed, RunnerProcess
+from tools.evaluator.judge import Judge, JudgeRequest
+from tools.evaluator.options import EvalOptions
+from tools.evaluator.process import RunnerFailed
 from tools.evaluator.records import EvalRecord, StageResult
+from tools.evaluator.stages import StageFailed, out_of_memory
 from tools.evaluator.static_check import check_file
+from tools.evaluator.zygote import Zygotes
 from tools.liger import installed_version
 from tools.paths import PROJECT_ROOT, default_candidate, record_path, sha256_file
-
-DEFAULT_TIMEOUT_S = 900.0
-DEFAULT_BATCHES = 10
 
 
 def harness_modules() -> list[Path]:
@@ -112,49 +111,28 @@ def evaluate(
     op: str,
     backend: str,
     candidate: str | Path | None = None,
+    options: EvalOptions | None = None,
     *,
-    shapes: list[str] | None = None,
-    dtypes: tuple[str, ...] = ("bf16",),
-    benchmark: bool = True,
-    profile: bool = False,
-    baselines: tuple[str, ...] = ("eager", "compiled"),
-    graph: bool = True,
-    device: str = "auto",
-    target: str = "auto",
-    timeout_s: float = DEFAULT_TIMEOUT_S,
     incumbent: str | Path | None = None,
     on_event: Callable[[dict], None] | None = None,
-    batches: int = DEFAULT_BATCHES,
-    stage_timeouts: dict[str, float] | None = None,
-    static_check: bool = True,
-    stop_when_slower: bool | None = None,
-    other_dtypes: bool = True,
-    allow_unconfined: bool = False,
+    zygotes: Zygotes | None = None,
 ) -> EvalRecord:
-    """Evaluate `candidate` (default: the backend's kernel file) and return the full record.
+    """Evaluate `candidate` (default: the backend's kernel file) as `options` say, and return the full record.
 
-    With `incumbent` (the current best kernel file), every batch of the candidate is paired with one of
-    the incumbent's in the same round, so `speedup_vs_incumbent` is a ratio of batches timed moments
-    apart. `baselines` may add "liger" (Liger-Kernel's kernel for the op). `batches`: rounds per shape
-    (each times every contestant once per scope). `static_check=False` skips the lint: the judge's
-    verdict must not depend on it, and the adversarial tests check that it does not.
-    `stop_when_slower` (default: when there is an incumbent) ends the benchmark at the first shape slower
-    than the incumbent beyond noise, in a random shape order: the acceptance rule rejects on that alone.
-    `other_dtypes` False skips the dtypes stage (correctness in the dtypes not timed): `agent bench` times
-    shipped files and decides nothing. `allow_unconfined`: judge even where no runner can be confined
-    (tools/evaluator/sandbox.py); otherwise that raises `Unconfined` before anything starts.
+    With `incumbent` (the current best kernel file), every batch of the candidate is paired with one of the
+    incumbent's in the same round, so `speedup_vs_incumbent` is a ratio of batches timed moments apart.
+    `zygotes`: whose zygotes the runners fork from (a caller that evaluates many times passes one for all;
+    None: this evaluation's own, stopped at its end). Where no runner can be confined
+    (tools/evaluator/sandbox.py) and `options.allow_unconfined` is off, this raises `Unconfined` before
+    anything starts.
     """
-    require_confinement(allow_unconfined)
+    options = options or EvalOptions()
+    require_confinement(options.allow_unconfined)
     spec = registry.spec(op)
     registry.check_backend(backend)
-    for name in dtypes:
-        if name not in DTYPES:
-            raise ValueError(f"unknown dtype {name!r}; choose from {', '.join(DTYPES)}")
-    if batches < 3:
-        raise ValueError(f"batches must be at least 3 (a median needs rounds to compare); got {batches}")
-    selected = spec.select(shapes)
-    device = resolve_device(device)
-    target_info = targets.resolve(target)
+    selected = spec.select(options.shapes)
+    device = resolve_device(options.device)
+    target_info = targets.resolve(options.target)
     path = Path(candidate).resolve() if candidate is not None else default_candidate(op, backend)
     if path is not None and not path.is_file():
         raise FileNotFoundError(f"candidate file {path} does not exist")
@@ -170,36 +148,33 @@ def evaluate(
         candidate_sha256=sha256_file(path),
         harness_sha256="",  # taken when the verdict is in: over what the judge had loaded by then
         started=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        dtypes=list(dtypes),
+        dtypes=list(options.dtypes),
         shapes=[s.name for s in selected],
         environment=collect_environment(target_info),
-        compiled_per_shape="compiled" in baselines,
+        compiled_per_shape="compiled" in options.baselines,
     )
-    if "liger" in baselines and record.environment is not None:
+    if "liger" in options.baselines and record.environment is not None:
         # Only when asked for: other records (and `agent compare`'s version match) stay as they were.
         record.environment.versions["liger_kernel"] = installed_version() or "not installed"
     emit = on_event or (lambda event: None)
     start = time.monotonic()
     try:
-        if _lint(record, path, backend, static_check, emit):
+        if _lint(record, path, backend, options.static_check, emit):
             request = JudgeRequest(
                 op=op,
                 backend=backend,
                 candidate=path,
+                incumbent=Path(incumbent).resolve() if incumbent else None,
                 shapes=tuple(selected),
                 hidden=hidden,
-                dtypes=tuple(dtypes),
                 device=device,
-                target=target,
-                incumbent=Path(incumbent).resolve() if incumbent else None,
-                baselines=tuple(baselines),
-                graph=graph,
-                batches=batches,
-                timeout_s=timeout_s,
-                stage_timeouts=dict(stage_timeouts or {}),
-                stop_when_slower=incumbent is not None if stop_when_slower is None else stop_when_slower,
+                options=options,
             )
-            _judge(record, spec, request, benchmark, profile, emit, other_dtypes)
+            if zygotes is None:
+                with Zygotes() as own:
+                    _judge(record, spec, request, emit, own)
+            else:
+                _judge(record, spec, request, emit, zygotes)
     finally:
         record.seconds = time.monotonic() - start
         record.harness_sha256, record.harness_modules = harness_sha256()
@@ -226,13 +201,14 @@ def _lint(record: EvalRecord, path: Path | None, backend: str, enabled: bool, em
     return result.status != "failed"
 
 
-def _judge(record: EvalRecord, spec, request: JudgeRequest, benchmark: bool, profile: bool, emit, dtypes=True) -> None:
-    judge = Judge(spec, request, emit)
+def _judge(record: EvalRecord, spec, request: JudgeRequest, emit, zygotes: Zygotes) -> None:
+    uids = confine.UidPool()  # the evaluation's runners draw their uids from one pool, the profiler's too
+    judge = Judge(spec, request, emit, uids, zygotes)
     record.confinement = judge.confinement
     stages = [("compile", judge.compile), ("correctness", judge.correctness)]
-    if benchmark:
+    if request.options.benchmark:
         stages.append(("benchmark", judge.benchmark))
-    if dtypes:
+    if request.options.other_dtypes:
         stages.append(("dtypes", lambda: _other_dtypes(judge, record, request)))
     try:
         for name, run in stages:
@@ -261,10 +237,10 @@ def _judge(record: EvalRecord, spec, request: JudgeRequest, benchmark: bool, pro
     finally:
         judge.close()
         record.confinement = judge.confinement
-    if profile:
+    if request.options.profile:
         from tools.evaluator.profile import profile_candidate
 
-        record.stages.append(profile_candidate(record, request, emit))
+        record.stages.append(profile_candidate(record, request, emit, uids))
 
 
 def _other_dtypes(judge: Judge, record: EvalRecord, request: JudgeRequest):
@@ -277,31 +253,6 @@ def _other_dtypes(judge: Judge, record: EvalRecord, request: JudgeRequest):
             message = f"not needed: rejected on speed ({verdict.reason})"
             return StageResult(name="dtypes", status="skipped", message=message), []
     return judge.other_dtypes()
-
-
-def lower_without_gpu(
-    op: str, path: Path, cases: list[tuple[tuple[int, ...], str]], timeout_s: float = 600.0, allow_unconfined=False
-) -> dict:
-    """TileLang kernels lowered to CUDA source in a runner (no GPU needed): {program: source}."""
-    require_confinement(allow_unconfined)
-    runner = RunnerProcess(
-        "candidate",
-        {"kind": "file", "path": str(path), "op": op, "module": f"kernels.{op}.tilelang"},
-        device="cpu",
-        target="auto",
-        cache_key=f"lower-{sha256_file(path)[:24]}",
-    )
-    try:
-        deadline = time.monotonic() + timeout_s
-        hello = runner.wait_hello(deadline)
-        if not hello.ok:
-            raise RunnerFailed(hello.error or "the kernel file failed to import")
-        reply = runner.ask({"op": "lower", "cases": [[list(d), t] for d, t in cases]}, deadline, what="lowering")
-        if not reply.ok:
-            raise RunnerFailed(reply.error or "lowering failed")
-        return reply.sources
-    finally:
-        runner.close()
 
 
 def _summary(record: EvalRecord) -> str:

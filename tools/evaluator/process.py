@@ -67,11 +67,17 @@ class RunnerProcess:
         prefix: list[str] | None = None,
         cpus: tuple[int, ...] = (),
         pausing: bool = True,
+        uids: confine.UidPool | None = None,
+        zygotes: zygote.Zygotes | None = None,
     ):
+        """`uids`: the pool its uid comes from, where runners get one each (a pool of its own if None: then it
+        must be the only runner alive); `zygotes`: the registry it may be forked from (None: exec'd)."""
         self.role = role
         self.pausing = pausing  # stopped (SIGSTOP) between requests, so it runs only while asked
         self.setup = setup or sandbox.setup()
-        self.identity = confine.prepare(cache_key, separate_uid=self.setup.uid_per_runner)
+        self.identity = confine.prepare(
+            cache_key, uids=(uids or confine.UidPool()) if self.setup.uid_per_runner else None
+        )
         self.identity.cpus = cpus
         self.identity.isolate_network = self.setup.isolate_network and not prefix
         self.identity.policy = self.setup.runner_policy(profiled=bool(prefix), trusted=contestant.get("kind") != "file")
@@ -97,9 +103,9 @@ class RunnerProcess:
         self._pid: int | None = None  # the runner's own process (the keeper's child), as the judge sees it
         # One zygote's runners share its sandbox: only where they cannot reach each other's folders (a uid
         # each, or Landlock); otherwise each is exec'd in a sandbox that binds its own folders alone.
-        if not prefix and zygote.enabled() and self.setup.runners_fenced:
+        if zygotes is not None and not prefix and zygote.enabled() and self.setup.runners_fenced:
             try:  # forked from a process that has imported torch already (tools/evaluator/zygote.py)
-                parent = zygote.for_env(environment, self.setup)
+                parent = zygotes.for_env(environment, self.setup)
                 args = [*runner_args, *self.identity.args(direct_child=False), "--parent", str(parent.pid)]
                 self.proc = parent.spawn(
                     args, environment, str(self.identity.scratch), [theirs.fileno(), self._log.fileno()]

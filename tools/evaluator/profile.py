@@ -117,11 +117,12 @@ def parse_ncu_csv(text: str, shapes: list[tuple[str, str]]) -> list[ShapeProfile
     return profiles
 
 
-def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
+def profile_candidate(record: EvalRecord, request, emit=None, uids=None) -> StageResult:
     """Run the candidate's runner under the profiler over the record's shapes; fills `record.profile`.
 
     ncu writes its CSV to a file of the judge's (the runner cannot write there when it runs as its
-    own uid), and what it reports is for diagnosis: no decision uses it.
+    own uid), and what it reports is for diagnosis: no decision uses it. `request`: the judge's
+    (tools/evaluator/judge.py: JudgeRequest); `uids`: the evaluation's pool (confine.UidPool).
     """
     import tempfile
 
@@ -131,8 +132,8 @@ def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
     from kernels.spec import parse_dtype
     from tools.evaluator import confine
     from tools.evaluator.buffers import Arena
-    from tools.evaluator.judge import Judge
     from tools.evaluator.layout import Layout
+    from tools.evaluator.lineup import cache_key, file_contestant
     from tools.evaluator.process import RunnerFailed, RunnerProcess
 
     start = time.monotonic()
@@ -150,23 +151,25 @@ def profile_candidate(record: EvalRecord, request, emit=None) -> StageResult:
         )
     spec = registry.spec(request.op)
     shapes = list(request.shapes[:MAX_PROFILED_SHAPES])
-    pairs = [(s, d) for d in request.dtypes for s in shapes]
+    pairs = [(s, d) for d in request.options.dtypes for s in shapes]
     # In the runners' own root: the only folder a sandboxed ncu and its target may write (ncu writes the CSV).
     folder = tempfile.mkdtemp(prefix="profile-", dir=confine.runner_root())
     log = f"{folder}/ncu.csv"
     profiler = [*ncu_command(executable), "--log-file", log]
+    contestant = file_contestant(request.op, request.backend, request.candidate, request.device)
     runner = RunnerProcess(
         "candidate",
-        Judge.file_contestant(request),
+        contestant,
         device="cuda",
-        target=request.target,
-        cache_key=Judge.cache_key_of(request),
+        target=request.options.target,
+        cache_key=cache_key(request.backend, "candidate", contestant),
         prefix=profiler,  # under ncu: exec'd, never forked, and allowed loopback TCP, which ncu talks over
         pausing=False,  # stopping the group between requests would stop ncu too; nothing is timed here
+        uids=uids,
     )
     arenas: list[Arena] = []
     try:
-        deadline = time.monotonic() + min(request.timeout_s, PROFILE_TIMEOUT_S)
+        deadline = time.monotonic() + min(request.options.timeout_s, PROFILE_TIMEOUT_S)
         hello = runner.wait_hello(deadline)
         if not hello.ok:
             raise RunnerFailed(hello.error or "the candidate failed to import")

@@ -121,9 +121,9 @@ class Server:
             "replay": self.on_replay,
             "drop": self.on_drop,
             "fresh": self.on_fresh,
-            "sources": self.on_sources,
-            "lower": self.on_lower,
-            "profile": self.on_profile,
+            "sources": lambda message: on_sources(self, message),
+            "lower": lambda message: on_lower(self, message),
+            "profile": lambda message: on_profile(self, message),
         }
         while True:
             try:
@@ -175,7 +175,7 @@ class Server:
         self.reply()
 
     @staticmethod
-    def _call(fn, args: tuple, out) -> bool:
+    def call(fn, args: tuple, out) -> bool:
         result = fn(*args, out=out)
         Server.last_result = result
         if isinstance(out, tuple):
@@ -201,7 +201,7 @@ class Server:
                 try:
                     plan = self.plans[plan_id]
                     for args, out in plan.calls[:1]:
-                        self._call(plan.fn, args, out)
+                        self.call(plan.fn, args, out)
                     self.sync()
                 except Exception as err:  # reported for this plan; the judge fails the stage
                     errors[str(plan_id)] = _error(err)
@@ -239,7 +239,7 @@ class Server:
             events = (self.torch.cuda.Event(enable_timing=True), self.torch.cuda.Event(enable_timing=True))
             events[0].record()
         returned = True
-        fn, call = plan.fn, self._call
+        fn, call = plan.fn, self.call
         if message.get("keep"):  # a Delivered yardstick: results reach `out` in `deliver`, after the clock
             compute = fn.compute
             plan.kept = [compute(*args) for args, _ in calls]
@@ -309,7 +309,7 @@ class Server:
         keep = bool(message.get("keep"))  # a Delivered yardstick: the graph computes, `deliver` writes `out`
 
         def step(args, out):
-            return plan.fn.compute(*args) if keep else self._call(plan.fn, args, out)
+            return plan.fn.compute(*args) if keep else self.call(plan.fn, args, out)
 
         side = torch.cuda.Stream()
         side.wait_stream(torch.cuda.current_stream())
@@ -364,61 +364,69 @@ class Server:
             self.torch.cuda.empty_cache()
         self.reply()
 
-    def on_sources(self, message: dict) -> None:
-        generated = getattr(self.module, "generated_source", None)
-        sources = {}
-        if callable(generated):
-            total = 0
-            for key, text in generated().items():
-                total += len(text)
-                if total > MAX_SOURCE_CHARS:
-                    break
-                sources[str(key)] = str(text)
-        self.reply(sources=sources)
 
-    def on_profile(self, message: dict) -> None:
-        """Under a profiler: per plan one warm call, then one call between profiler start and stop, after a marker."""
-        torch = self.torch
-        marker = torch.zeros(1, dtype=torch.int32, device=self.device)
-        for i, plan_id in enumerate(message["plans"]):
-            plan = self.plans[int(plan_id)]
-            args, out = self._on_device(*plan.calls[0])
-            self._call(plan.fn, args, out)  # JIT and first touch outside the profiled range
-            torch.cuda.synchronize()
-            torch.cuda.profiler.start()
-            marker.fill_(i)  # separates this plan's kernels from the previous one's
-            self._call(plan.fn, args, out)
-            torch.cuda.synchronize()
-            torch.cuda.profiler.stop()
-        self.reply()
+# -- diagnosis: requests that time nothing and decide nothing (the compile stage's sources, the profile stage,
+# TileLang's lowering without a GPU), apart from the timed ones of Server
 
-    def _on_device(self, args: tuple, out):
-        """Host-arena views (the profile stage's) copied into this process's own device memory."""
-        torch = self.torch
 
-        def moved(t):
-            return t.to(self.device) if isinstance(t, torch.Tensor) and t.device.type != self.device.type else t
+def on_sources(server: Server, message: dict) -> None:
+    generated = getattr(server.module, "generated_source", None)
+    sources = {}
+    if callable(generated):
+        total = 0
+        for key, text in generated().items():
+            total += len(text)
+            if total > MAX_SOURCE_CHARS:
+                break
+            sources[str(key)] = str(text)
+    server.reply(sources=sources)
 
-        def fresh(t):
-            return torch.empty_like(t, device=self.device) if t.device.type != self.device.type else t
 
-        args = tuple(moved(a) for a in args)
-        if isinstance(out, tuple):
-            return args, tuple(fresh(o) for o in out)
-        return args, (fresh(out) if out is not None else None)
+def on_profile(server: Server, message: dict) -> None:
+    """Under a profiler: per plan one warm call, then one call between profiler start and stop, after a marker."""
+    torch = server.torch
+    marker = torch.zeros(1, dtype=torch.int32, device=server.device)
+    for i, plan_id in enumerate(message["plans"]):
+        plan = server.plans[int(plan_id)]
+        args, out = _on_device(server, *plan.calls[0])
+        server.call(plan.fn, args, out)  # JIT and first touch outside the profiled range
+        torch.cuda.synchronize()
+        torch.cuda.profiler.start()
+        marker.fill_(i)  # separates this plan's kernels from the previous one's
+        server.call(plan.fn, args, out)
+        torch.cuda.synchronize()
+        torch.cuda.profiler.stop()
+    server.reply()
 
-    def on_lower(self, message: dict) -> None:
-        """TileLang without a GPU: the kernel file's programs lowered to CUDA source."""
-        from kernels.spec import parse_dtype
-        from kernels.tilelang_support import lower_to_source
 
-        programs: dict[str, str] = {}
-        for dims, dtype in message["cases"]:
-            program = self.module.program(tuple(dims), parse_dtype(dtype))
-            key = program.script()
-            if key not in programs:
-                programs[key] = lower_to_source(program)
-        self.reply(sources={f"program {i}": text for i, text in enumerate(programs.values())})
+def _on_device(server: Server, args: tuple, out):
+    """Host-arena views (the profile stage's) copied into this process's own device memory."""
+    torch = server.torch
+
+    def moved(t):
+        return t.to(server.device) if isinstance(t, torch.Tensor) and t.device.type != server.device.type else t
+
+    def fresh(t):
+        return torch.empty_like(t, device=server.device) if t.device.type != server.device.type else t
+
+    args = tuple(moved(a) for a in args)
+    if isinstance(out, tuple):
+        return args, tuple(fresh(o) for o in out)
+    return args, (fresh(out) if out is not None else None)
+
+
+def on_lower(server: Server, message: dict) -> None:
+    """TileLang without a GPU: the kernel file's programs lowered to CUDA source."""
+    from kernels.spec import parse_dtype
+    from kernels.tilelang_support import lower_to_source
+
+    programs: dict[str, str] = {}
+    for dims, dtype in message["cases"]:
+        program = server.module.program(tuple(dims), parse_dtype(dtype))
+        key = program.script()
+        if key not in programs:
+            programs[key] = lower_to_source(program)
+    server.reply(sources={f"program {i}": text for i, text in enumerate(programs.values())})
 
 
 def main(argv: list[str]) -> int:

@@ -1,14 +1,14 @@
 """Runners forked from a trusted process that has already imported torch (a "zygote").
 
-A runner started with exec pays for an interpreter and `import torch` (about 2.3 CPU-seconds on a
-CPU machine, 5-6 s of an optimize iteration on the H200) before it imports its contestant. The
-zygote pays that once per judge process: `python -m tools.evaluator.zygote --fd N` with the
-runners' scrubbed environment imports torch and the runner's call loop (tools/evaluator/runner.py),
-never a candidate, a baseline or any kernel file, and then only forks. Each child does what an exec'd
-runner does from its first line: a session of its own, stdout and stderr to the judge's log, every
-other descriptor closed, its own environment (HOME, TMPDIR, compile caches), the confinement of
-tools/evaluator/confine.py (uid, network, no new privileges, death signal), and only then imports
-the contestant.
+A runner started with exec pays for an interpreter and `import torch` (about 2.3 CPU-seconds on a CPU
+machine, 5-6 s of an optimize iteration on the H200) before it imports its contestant. The zygote pays
+that once per owner of a `Zygotes` (an evaluation, or a loop of them): `python -m tools.evaluator.zygote
+--fd N` with the runners' scrubbed environment imports torch and the runner's call loop
+(tools/evaluator/runner.py), never a candidate, a baseline or any kernel file, and then only forks. Each
+child does what an exec'd runner does from its first line: a session of its own, stdout and stderr to
+the judge's log, every other descriptor closed, its own environment (HOME, TMPDIR, compile caches), the
+confinement of tools/evaluator/confine.py (uid, network, no new privileges, death signal), and only then
+imports the contestant.
 
 What must not cross the fork, and why it does not:
 - candidate code: the zygote never imports it; a candidate that changes torch or the runner
@@ -33,7 +33,6 @@ zygote off (runners are exec'd, as before); a runner under a profiler (`prefix`)
 
 from __future__ import annotations
 
-import atexit
 import os
 import select
 import signal
@@ -51,7 +50,7 @@ START_TIMEOUT_S = 300.0
 # Per-runner variables: set in each child, never in the zygote (see the module docstring).
 PER_RUNNER = frozenset({"HOME", "TMPDIR", *confine.CACHE_VARIABLES})
 NOWHERE = "/nonexistent/kw-zygote"
-MAX_ZYGOTES = 3  # per judge process; a new environment past that closes the oldest zygote
+MAX_ZYGOTES = 3  # per Zygotes; a new environment past that closes the oldest zygote
 
 
 class ZygoteUnavailable(RuntimeError):
@@ -204,57 +203,66 @@ class Zygote:
             return ""
 
 
-_zygotes: dict[tuple, Zygote | ZygoteUnavailable] = {}
-_registry_lock = threading.Lock()
-
-
 def enabled() -> bool:
     return os.environ.get("KW_RUNNER_ZYGOTE", "1") != "0"
 
 
-def for_env(runner_env: dict[str, str], setup: sandbox.Setup | None = None) -> Zygote:
-    """This process's zygote for runners with `runner_env` in `setup`'s sandbox (started on first use).
+class Zygotes:
+    """A judge's zygotes, one per distinct runner environment and sandbox, started on first use.
 
-    ZygoteUnavailable if none can start.
+    Whoever judges owns one: `tools.evaluator.evaluate` one per evaluation unless given one, and a
+    caller that evaluates many times in one process (the loop, `agent bench`) one for all of them, so
+    the zygote's import of torch is paid once. `close` stops them all and waits for them (their CPU
+    time then counts as this process's children's).
     """
-    shared = {k: v for k, v in runner_env.items() if k not in PER_RUNNER}
-    wrap = setup.wrap() if setup is not None else []
-    key = (tuple(sorted(shared.items())), tuple(wrap))
-    with _registry_lock:
-        found = _zygotes.get(key)
-        if isinstance(found, Zygote) and not (found.alive and found.proc.poll() is None):
-            found = None
-        if found is None:
-            _zygotes.pop(key, None)
-            # Each holds torch's memory (~0.3 GB): past the limit, the oldest with no runner left goes.
-            idle = [k for k, z in _zygotes.items() if not (isinstance(z, Zygote) and z.children)]
-            for old in idle[: max(len(_zygotes) - MAX_ZYGOTES + 1, 0)]:
-                if isinstance(gone := _zygotes.pop(old), Zygote):
-                    gone.close()
-            try:
-                found = Zygote(shared, wrap)
-            except ZygoteUnavailable as err:
-                found = err
-            _zygotes[key] = found
-    if isinstance(found, ZygoteUnavailable):
-        raise found
-    return found
 
+    def __init__(self) -> None:
+        self._found: dict[tuple, Zygote | ZygoteUnavailable] = {}
+        self._lock = threading.Lock()
 
-def running() -> list[Zygote]:
-    """This process's zygotes (benchmarks/probes/runner_start.py reports their start-up)."""
-    with _registry_lock:
-        return [z for z in _zygotes.values() if isinstance(z, Zygote)]
+    def for_env(self, runner_env: dict[str, str], setup: sandbox.Setup | None = None) -> Zygote:
+        """The zygote for runners with `runner_env` in `setup`'s sandbox; ZygoteUnavailable if none can start."""
+        shared = {k: v for k, v in runner_env.items() if k not in PER_RUNNER}
+        wrap = setup.wrap() if setup is not None else []
+        key = (tuple(sorted(shared.items())), tuple(wrap))
+        with self._lock:
+            found = self._found.get(key)
+            if isinstance(found, Zygote) and not (found.alive and found.proc.poll() is None):
+                found = None
+            if found is None:
+                self._found.pop(key, None)
+                # Each holds torch's memory (~0.3 GB): past the limit, the oldest with no runner left goes.
+                idle = [k for k, z in self._found.items() if not (isinstance(z, Zygote) and z.children)]
+                for old in idle[: max(len(self._found) - MAX_ZYGOTES + 1, 0)]:
+                    if isinstance(gone := self._found.pop(old), Zygote):
+                        gone.close()
+                try:
+                    found = Zygote(shared, wrap)
+                except ZygoteUnavailable as err:
+                    found = err
+                self._found[key] = found
+        if isinstance(found, ZygoteUnavailable):
+            raise found
+        return found
 
+    def running(self) -> list[Zygote]:
+        """The zygotes started (benchmarks/probes/runner_start.py reports their start-up)."""
+        with self._lock:
+            return [z for z in self._found.values() if isinstance(z, Zygote)]
 
-@atexit.register
-def stop_all() -> None:
-    """Stop every zygote of this process and wait for it (so its CPU time counts as this process's children's)."""
-    with _registry_lock:
-        for found in _zygotes.values():
-            if isinstance(found, Zygote):
-                found.close()
-        _zygotes.clear()
+    def close(self) -> None:
+        """Stop every zygote and wait for it; a later runner starts a new one."""
+        with self._lock:
+            for found in self._found.values():
+                if isinstance(found, Zygote):
+                    found.close()
+            self._found.clear()
+
+    def __enter__(self) -> Zygotes:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 # ----------------------------------------------------------------------------------------- zygote side

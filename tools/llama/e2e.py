@@ -202,7 +202,8 @@ def run_model(
     # runs in the sandbox, and a uid of its own could not read the weights it is there to run.
     own_uid = setup.uid_per_runner and not confine.separation_blockers(list(model))
     identity = confine.prepare(
-        f"e2e-{backend}-{sha256_file(Path(candidate) if candidate else None)[:16]}", separate_uid=own_uid
+        f"e2e-{backend}-{sha256_file(Path(candidate) if candidate else None)[:16]}",
+        uids=confine.UidPool() if own_uid else None,
     )
     identity.policy = setup.runner_policy(readable=model)
     try:

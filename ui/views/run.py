@@ -261,11 +261,12 @@ with left:
         st.caption("run.json has no environment yet.")
 with right:
     workspace = run.info.workspace or {}
+    evaluation = config.get("evaluation") or config  # run folders before the options model keep them flat
     settings = {
-        "shapes": ", ".join(config.get("shapes") or []) or "all named shapes",
-        "dtypes": ", ".join(config.get("dtypes") or []),
-        "baselines": ", ".join(config.get("baselines") or []),
-        "device / target": f"{config.get('device', '-')} / {config.get('target', '-')}",
+        "shapes": ", ".join(evaluation.get("shapes") or []) or "all named shapes",
+        "dtypes": ", ".join(evaluation.get("dtypes") or []),
+        "baselines": ", ".join(evaluation.get("baselines") or []),
+        "device / target": f"{evaluation.get('device', '-')} / {evaluation.get('target', '-')}",
         "iterations asked": config.get("iterations", "-"),
         "candidates per iteration": config.get("candidates", "-"),
         "model": config.get("model") or "-",

@@ -333,10 +333,12 @@ def _hand_over(folder: Path, owner: str | None) -> None:
 DRIVER = """
 import json, sys
 from tools.evaluator.evaluate import evaluate
-record = evaluate(
-    "rope", "torch", sys.argv[1], incumbent=sys.argv[2], shapes=["llama3.2-1b/decode1/q"], device="cpu",
-    batches=3, baselines=(), static_check=False, allow_unconfined=True, other_dtypes=False, timeout_s=240,
+from tools.evaluator.options import EvalOptions
+options = EvalOptions(
+    shapes=["llama3.2-1b/decode1/q"], device="cpu", batches=3, baselines=(), static_check=False,
+    allow_unconfined=True, other_dtypes=False, timeout_s=240,
 )
+record = evaluate("rope", "torch", sys.argv[1], options, incumbent=sys.argv[2])
 open(sys.argv[3], "w").write(record.model_dump_json())
 """
 

@@ -47,11 +47,13 @@ def start_seconds(mode: str, starts: int, zygote: bool) -> float:
     code = f"""
 import json, os, statistics, time
 from tools.evaluator.process import RunnerProcess
+from tools.evaluator.zygote import Zygotes
+zygotes = Zygotes()
 seconds = []
 for i in range({starts} + 1):
     asked = time.monotonic()
     runner = RunnerProcess("reference", {{"kind": "builtin", "names": ["torch"], "op": "rms_norm", "device": "cpu"}},
-                           device="cpu", target="auto", cache_key=f"start-{{i}}")
+                           device="cpu", target="auto", cache_key=f"start-{{i}}", zygotes=zygotes)
     assert runner.wait_hello(time.monotonic() + 300).ok
     seconds.append(time.monotonic() - asked)
     runner.close()

@@ -20,6 +20,7 @@ from tests.tools.evaluator.cheats import CHEATS, GOOD, Cheat
 from tools.evaluator import confine
 from tools.evaluator.decide import ROUNDS_TO_ACCEPT
 from tools.evaluator.evaluate import evaluate
+from tools.evaluator.options import EvalOptions
 
 # One decode1 and one decode8 shape per op, of the two models (and rope's q and k): the hidden shapes are
 # checked whatever is asked, and each named shape costs a benchmark of its own where a cheat gets that far.
@@ -50,7 +51,8 @@ def _evaluate(folder: Path, op: str, source: str, name: str, *, device: str = "c
     kw.setdefault("shapes", (GPU_SHAPES if device == "cuda" else SHAPES)[op])
     kw.setdefault("batches", 3)
     kw.setdefault("baselines", ("eager",))
-    return evaluate(op, backend, path, device=device, timeout_s=300, **kw)
+    incumbent = kw.pop("incumbent", None)
+    return evaluate(op, backend, path, EvalOptions(device=device, timeout_s=300, **kw), incumbent=incumbent)
 
 
 def _against_honest(folder: Path, cheat: Cheat, op: str, source: str, device: str, backend: str = "torch"):
@@ -311,9 +313,9 @@ def test_on_the_cpu_a_figure_beyond_the_copy_bound_is_a_measurement_error(folder
     import dataclasses
 
     from kernels import registry
-    from tools.evaluator import benchmark
+    from tools.evaluator import figures
 
-    monkeypatch.setattr(benchmark, "CPU_WORK_FACTOR", 0.0)  # held to the bound however loaded the machine is
+    monkeypatch.setattr(figures, "CPU_WORK_FACTOR", 0.0)  # held to the bound however loaded the machine is
     tight = dataclasses.replace(registry.spec("rms_norm"), copy_bound=0.01)
     real_spec = registry.spec
     monkeypatch.setattr(registry, "spec", lambda name: tight if name == "rms_norm" else real_spec(name))

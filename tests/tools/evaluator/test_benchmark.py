@@ -6,34 +6,31 @@ import random
 import time
 import types
 
-from tools.evaluator import benchmark
-from tools.evaluator.benchmark import BenchmarkStage, Seat
+from tools.evaluator import figures, seats, timer
+from tools.evaluator.benchmark import more_rounds, slower_beyond_noise
+from tools.evaluator.seats import Seat
+from tools.evaluator.verify import VERIFY_BYTES, VERIFY_CALLS, sample_calls
 
 
-def _stage(**attrs):
-    stage = types.SimpleNamespace(
-        rng=random.Random(0), cuda=True, request=types.SimpleNamespace(batches=10, shapes=[None] * 16, dtypes=["bf16"])
-    )
-    stage.__dict__.update(attrs)
-    stage._live = lambda seats: [s for s in seats if not s.dropped]
-    return stage
+def _more_rounds(seats: list[Seat], rounds: int, cuda: bool = True) -> bool:
+    return more_rounds(seats, rounds, time.monotonic(), cuda=cuda, batches=10, cases=16)
 
 
 def test_small_batches_are_verified_call_by_call():
-    assert BenchmarkStage._sample(_stage(), 5, 1024) == [0, 1, 2, 3, 4]
+    assert sample_calls(random.Random(0), 5, 1024) == [0, 1, 2, 3, 4]
 
 
 def test_a_long_batch_is_verified_on_a_sample_drawn_by_the_judge():
-    sample = BenchmarkStage._sample(_stage(), 1000, 1024)
-    assert len(sample) == benchmark.VERIFY_CALLS and sample == sorted(set(sample))
-    assert sample != list(range(benchmark.VERIFY_CALLS))  # drawn, not the first calls
-    assert BenchmarkStage._sample(_stage(rng=random.Random(1)), 1000, 1024) != sample
+    sample = sample_calls(random.Random(0), 1000, 1024)
+    assert len(sample) == VERIFY_CALLS and sample == sorted(set(sample))
+    assert sample != list(range(VERIFY_CALLS))  # drawn, not the first calls
+    assert sample_calls(random.Random(1), 1000, 1024) != sample
 
 
 def test_large_outputs_are_sampled_by_bytes_but_at_least_one_call():
-    per_call = benchmark.VERIFY_BYTES // 2
-    assert len(BenchmarkStage._sample(_stage(), 8, per_call)) == 2
-    assert len(BenchmarkStage._sample(_stage(), 8, 4 * benchmark.VERIFY_BYTES)) == 1
+    per_call = VERIFY_BYTES // 2
+    assert len(sample_calls(random.Random(0), 8, per_call)) == 2
+    assert len(sample_calls(random.Random(0), 8, 4 * VERIFY_BYTES)) == 1
 
 
 def _pair(eager_spread: float, graph_spread: float, rounds: int = 12, slower: float = 0.0):
@@ -52,23 +49,21 @@ def _pair(eager_spread: float, graph_spread: float, rounds: int = 12, slower: fl
 
 
 def test_rounds_go_on_while_the_graph_ratio_is_wide():
-    stage = _stage()
-    assert BenchmarkStage._more_rounds(stage, _pair(0.0, 0.2), 12, time.monotonic())
+    assert _more_rounds(_pair(0.0, 0.2), 12)
 
 
 def test_a_noisy_eager_scope_alone_buys_no_rounds():
-    stage = _stage()
-    assert not BenchmarkStage._more_rounds(stage, _pair(0.2, 0.0), 12, time.monotonic())
+    assert not _more_rounds(_pair(0.2, 0.0), 12)
 
 
 def test_no_extra_rounds_past_the_cap_or_on_the_cpu():
-    assert not BenchmarkStage._more_rounds(_stage(), _pair(0.0, 0.2), 30, time.monotonic())
-    assert not BenchmarkStage._more_rounds(_stage(cuda=False), _pair(0.0, 0.2), 12, time.monotonic())
+    assert not _more_rounds(_pair(0.0, 0.2), 30)
+    assert not _more_rounds(_pair(0.0, 0.2), 12, cuda=False)
 
 
 def test_a_shape_already_slower_beyond_noise_buys_no_rounds():
-    assert BenchmarkStage._more_rounds(_stage(), _pair(0.0, 0.03), 12, time.monotonic())
-    assert not BenchmarkStage._more_rounds(_stage(), _pair(0.0, 0.03, slower=0.5), 12, time.monotonic())
+    assert _more_rounds(_pair(0.0, 0.03), 12)
+    assert not _more_rounds(_pair(0.0, 0.03, slower=0.5), 12)
 
 
 def _timed(mine: list[float], theirs: list[float], scope: str = "graph"):
@@ -85,14 +80,14 @@ def test_the_benchmark_stops_at_a_shape_slower_beyond_noise_in_the_scope_that_de
     wobble = [0.01 * (i % 3) for i in range(12)]
     for scope in ("graph", "eager"):  # eager decides only where no graph was timed
         slow = _timed([1.3 + w for w in wobble], [1.0 + w for w in wobble], scope)
-        assert f"({scope}, 0.77" in BenchmarkStage._slower_beyond_noise(_stage(), slow, 16)
+        assert f"({scope}, 0.77" in slower_beyond_noise(slow, 16)
     both = _timed([1.0 + w for w in wobble], [1.0 + w for w in reversed(wobble)])
     both.eager = _timed([1.3 + w for w in wobble], [1.0 + w for w in wobble], "eager").eager
-    assert BenchmarkStage._slower_beyond_noise(_stage(), both, 16) is None  # host cost alone does not reject
+    assert slower_beyond_noise(both, 16) is None  # host cost alone does not reject
     even = _timed([1.0 + w for w in wobble], [1.0 + w for w in reversed(wobble)])
     faster = _timed([0.8 + w for w in wobble], [1.0 + w for w in wobble])
-    assert BenchmarkStage._slower_beyond_noise(_stage(), even, 16) is None
-    assert BenchmarkStage._slower_beyond_noise(_stage(), faster, 16) is None
+    assert slower_beyond_noise(even, 16) is None
+    assert slower_beyond_noise(faster, 16) is None
 
 
 def test_a_baselines_traceback_is_kept_as_its_context_and_exception():
@@ -102,9 +97,9 @@ def test_a_baselines_traceback_is_kept_as_its_context_and_exception():
         "    returned &= call(fn, args, out)\n"
         "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB\n"
     )
-    assert benchmark._brief(raised) == "raised: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB"
+    assert seats.brief(raised) == "raised: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB"
     one_line = "graph batch 1: call 5 of a timed batch is wrong"
-    assert benchmark._brief(one_line) == one_line
+    assert seats.brief(one_line) == one_line
 
 
 class _Clock:
@@ -144,14 +139,31 @@ class _SlowDelivery:
         return types.SimpleNamespace(ok=True)
 
 
+class _CpuClock:
+    """The judge's device clock on the CPU: nothing to flush, probe or wait for."""
+
+    device = None
+    cuda = False
+
+    def flush(self):
+        pass
+
+    def sync(self):
+        pass
+
+    def stop(self):
+        pass
+
+
 def _batch_of(name: str, monkeypatch):
     import torch
 
     from tools.evaluator.buffers import Arena
     from tools.evaluator.layout import Layout
+    from tools.evaluator.stages import Deadlines, PhaseClock
 
     clock = _Clock()
-    monkeypatch.setattr(benchmark.time, "perf_counter", clock)
+    monkeypatch.setattr(timer.time, "perf_counter", clock)
     layout = Layout((torch.zeros(4, 8),), (torch.zeros(4, 8),), 2, False)
     device = torch.device("cpu")
     arenas = (
@@ -160,10 +172,10 @@ def _batch_of(name: str, monkeypatch):
     )
     runner = _SlowDelivery(clock)
     seat = Seat(name, runner, layout=layout, arenas=arenas, plan=1)
-    stage = _stage(cuda=False, clock=benchmark.PhaseClock(), deadline=time.monotonic() + 60, _sync=lambda: None)
-    stage._snapshot_buffer = lambda seat: torch.empty(arenas[1].nbytes, dtype=torch.uint8)
+    batches = timer.BatchTimer(_CpuClock(), PhaseClock(), Deadlines(60, {}), [], None)
+    batches.snapshot_buffer = lambda seat: torch.empty(arenas[1].nbytes, dtype=torch.uint8)
     regions = [torch.ones(2, 4, 8)]
-    return BenchmarkStage._batch(stage, seat, "graph", 2, regions), runner.asked
+    return batches.batch(seat, "graph", 2, regions), runner.asked
 
 
 def test_a_delivered_yardstick_writes_its_results_off_the_clock(monkeypatch):
@@ -188,11 +200,10 @@ def _results(candidate_seconds: float, copy_seconds: float, op: str = "rope"):
     from kernels import registry
     from tools.evaluator.records import ShapeBenchmark
 
-    stage = _stage(spec=registry.spec(op))
     record = ShapeBenchmark(shape="s", dims=[1], dtype="bf16", bytes_moved=2**27, ceiling_gbps=None)
     notes: list[str] = []
-    seats = [_seat_timed("candidate", candidate_seconds), _seat_timed("copy", copy_seconds)]
-    BenchmarkStage._results(stage, record, seats, {"graph": 100}, notes)
+    timed = [_seat_timed("candidate", candidate_seconds), _seat_timed("copy", copy_seconds)]
+    figures.scope_results(record, timed, {"graph": 100}, notes, registry.spec(op), cuda=True)
     return record, notes
 
 

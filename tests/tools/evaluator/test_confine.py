@@ -21,9 +21,9 @@ def _compiled(identity: confine.Identity) -> None:
 
 
 def test_a_cache_in_use_gives_the_second_runner_an_empty_one(runner_dir):
-    first = confine.prepare("file-torch-abc", separate_uid=False)
+    first = confine.prepare("file-torch-abc", uids=None)
     _compiled(first)
-    second = confine.prepare("file-torch-abc", separate_uid=False)
+    second = confine.prepare("file-torch-abc", uids=None)
     assert second.home != first.home and not (second.home / "triton" / "kernel.so").exists()
     assert any("empty cache" in note for note in second.notes)
     confine.release(second)
@@ -32,13 +32,13 @@ def test_a_cache_in_use_gives_the_second_runner_an_empty_one(runner_dir):
 
 
 def test_a_copy_taken_at_rest_starts_warm_and_goes_with_its_runner(runner_dir):
-    owner = confine.prepare("file-torch-abc", separate_uid=False)
+    owner = confine.prepare("file-torch-abc", uids=None)
     _compiled(owner)
     confine.release(owner)
     key = confine.copy_cache("file-torch-abc")
     assert key != "file-torch-abc" and confine.COPY_MARK in key
-    first = confine.prepare("file-torch-abc", separate_uid=False)
-    second = confine.prepare(key, separate_uid=False)
+    first = confine.prepare("file-torch-abc", uids=None)
+    second = confine.prepare(key, uids=None)
     assert not second.notes  # its own cache: no note of an empty one
     assert (second.home / "triton" / "kernel.so").read_text() == "compiled"
     (second.home / "triton" / "kernel.so").write_text("changed by the second runner")
@@ -49,13 +49,13 @@ def test_a_copy_taken_at_rest_starts_warm_and_goes_with_its_runner(runner_dir):
 
 
 def test_no_copy_of_a_cache_in_use(runner_dir):
-    owner = confine.prepare("file-torch-abc", separate_uid=False)
+    owner = confine.prepare("file-torch-abc", uids=None)
     assert confine.copy_cache("file-torch-abc") == "file-torch-abc"
     confine.release(owner)
 
 
 def test_a_runners_home_keeps_only_its_compile_caches(runner_dir):
-    runner = confine.prepare("file-torch-left", separate_uid=False)
+    runner = confine.prepare("file-torch-left", uids=None)
     _compiled(runner)
     (runner.home / ".ninetoothed").mkdir()
     (runner.home / "notes.txt").write_text("for a later runner")
@@ -63,6 +63,6 @@ def test_a_runners_home_keeps_only_its_compile_caches(runner_dir):
     os.mkfifo(runner.home / "triton" / "pipe")
     confine.release(runner)
     assert sorted(p.name for p in runner.home.iterdir()) == [".ninetoothed", "triton"]
-    copy = confine.prepare(confine.copy_cache("file-torch-left"), separate_uid=False)
+    copy = confine.prepare(confine.copy_cache("file-torch-left"), uids=None)
     assert sorted(p.name for p in (copy.home / "triton").iterdir()) == ["kernel.so"]  # the FIFO is not copied
     confine.release(copy)

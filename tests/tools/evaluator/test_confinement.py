@@ -115,7 +115,8 @@ def test_a_runner_over_its_limits_fails_with_the_reason(request, kind, mode, as_
 
 def test_without_any_confinement_the_judge_refuses_unless_allowed(monkeypatch):
     from tools.evaluator import evaluate
+    from tools.evaluator.options import EvalOptions
 
     monkeypatch.setenv("KW_CONFINEMENT", "none")
     with pytest.raises(evaluate.Unconfined, match="--allow-unconfined"):
-        evaluate.evaluate("rope", "torch", None, shapes=["llama3.2-1b/decode1/q"], device="cpu")
+        evaluate.evaluate("rope", "torch", None, EvalOptions(shapes=["llama3.2-1b/decode1/q"], device="cpu"))

@@ -16,6 +16,7 @@ import torch
 from kernels.rope import candidates as rope_candidates
 from tests.tools import candidates
 from tools.evaluator.evaluate import evaluate
+from tools.evaluator.options import EvalOptions
 from tools.evaluator.records import EvalRecord
 
 # A decode1 and a decode8 shape (the hidden ones are checked whatever is asked): each named shape costs a benchmark.
@@ -29,7 +30,8 @@ def run(tmp_path: Path, source: str, name: str = "candidate.py", **kwargs) -> Ev
     kwargs.setdefault("batches", 3)
     kwargs.setdefault("shapes", SHAPES)
     kwargs.setdefault("other_dtypes", False)  # the dtypes stage has tests of its own (below)
-    return evaluate("rope", "torch", path, dtypes=("bf16",), device="cpu", **kwargs)
+    incumbent = kwargs.pop("incumbent", None)
+    return evaluate("rope", "torch", path, EvalOptions(dtypes=("bf16",), device="cpu", **kwargs), incumbent=incumbent)
 
 
 def assert_failed_at(record: EvalRecord, stage: str, *fragments: str) -> None:
@@ -70,12 +72,12 @@ def _dims(record, shape: str) -> list[int]:
 def test_the_judge_out_of_gpu_memory_fails_the_shape_not_the_evaluation(tmp_path, monkeypatch):
     # On the H200 a candidate holding the GPU's free memory made the judge's own buffer fail, and the
     # exception ended the evaluation (tests/tools/evaluator/cheats.py, "takes the GPU's free memory").
-    from tools.evaluator.judge import Judge
+    from tools.evaluator.timer import BatchTimer
 
     def no_memory(self, owner):
         raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 3.27 GiB.")
 
-    monkeypatch.setattr(Judge, "_snapshot_buffer", no_memory)
+    monkeypatch.setattr(BatchTimer, "snapshot_buffer", no_memory)
     record = run(tmp_path, rope_candidates.GOOD_ROPE, shapes=SHAPES[:1])
     assert_failed_at(record, "benchmark", "the judge ran out of GPU memory", "Tried to allocate 3.27 GiB")
 
@@ -92,9 +94,9 @@ def test_the_native_baseline_is_timed_and_held_to_torchs_own_ops(tmp_path):
 
 
 def test_an_op_without_native_torch_ops_keeps_its_other_yardsticks(tmp_path, monkeypatch):
-    from tools.evaluator import judge
+    from tools.evaluator import lineup
 
-    monkeypatch.setattr(judge, "native_op", lambda op: None)  # as for an op folder without a native.py
+    monkeypatch.setattr(lineup, "native_op", lambda op: None)  # as for an op folder without a native.py
     record = run(tmp_path, rope_candidates.GOOD_ROPE, shapes=SHAPES[:1], baselines=("eager", "native"))
     assert record.status == "ok", record.message
     (bench,) = record.benchmark
@@ -254,43 +256,52 @@ def test_the_record_is_json_with_environment_and_harness_hash(tmp_path):
 
 
 def test_the_torch_reference_itself_evaluates(tmp_path):
-    record = evaluate("rms_norm", "torch", shapes=["decode1"], device="cpu", benchmark=False, batches=3)
+    record = evaluate(
+        "rms_norm", "torch", None, EvalOptions(shapes=["decode1"], device="cpu", benchmark=False, batches=3)
+    )
     assert record.status == "ok" and record.candidate == "torch reference"
 
 
 def test_a_record_says_whether_its_compile_column_compiled_each_shape():
     # Records before the per-shape compile (benchmarks/results) lack the field: their compile column is not read.
-    record = evaluate("rms_norm", "torch", shapes=["decode1"], device="cpu", benchmark=False, baselines=("compiled",))
+    record = evaluate(
+        "rms_norm",
+        "torch",
+        None,
+        EvalOptions(shapes=["decode1"], device="cpu", benchmark=False, baselines=("compiled",)),
+    )
     assert record.compiled_per_shape
     old = json.loads(record.model_dump_json())
     del old["compiled_per_shape"]
     assert not EvalRecord.model_validate(old).compiled_per_shape
-    eager_only = evaluate("rms_norm", "torch", shapes=["decode1"], device="cpu", benchmark=False, baselines=("eager",))
+    eager_only = evaluate(
+        "rms_norm", "torch", None, EvalOptions(shapes=["decode1"], device="cpu", benchmark=False, baselines=("eager",))
+    )
     assert not eager_only.compiled_per_shape
 
 
 def test_bad_arguments_are_clear_errors(tmp_path):
     with pytest.raises(ValueError, match="no rope shape matches"):
-        evaluate("rope", "torch", shapes=["prefill3"], device="cpu")
+        evaluate("rope", "torch", None, EvalOptions(shapes=["prefill3"], device="cpu"))
     with pytest.raises(ValueError, match="unknown dtype"):
-        evaluate("rope", "torch", dtypes=("fp8",), device="cpu")
+        evaluate("rope", "torch", None, EvalOptions(dtypes=("fp8",), device="cpu"))
     with pytest.raises(FileNotFoundError, match="does not exist"):
-        evaluate("rope", "torch", tmp_path / "missing.py", device="cpu")
+        evaluate("rope", "torch", tmp_path / "missing.py", EvalOptions(device="cpu"))
 
 
 @pytest.mark.gpu
 def test_an_illegal_memory_access_fails_that_candidate_only(tmp_path):
     path = tmp_path / "scribbler.py"
     path.write_text(candidates.ILLEGAL_ADDRESS)
-    record = evaluate("rope", "torch", path, shapes=SHAPES, device="cuda", timeout_s=120, batches=3)
+    record = evaluate("rope", "torch", path, EvalOptions(shapes=SHAPES, device="cuda", timeout_s=120, batches=3))
     assert_failed_at(record, "compile", "illegal memory access")
     good = tmp_path / "good.py"
     good.write_text(rope_candidates.GOOD_ROPE)
-    assert evaluate("rope", "torch", good, shapes=SHAPES, device="cuda", benchmark=False).status == "ok"
+    assert evaluate("rope", "torch", good, EvalOptions(shapes=SHAPES, device="cuda", benchmark=False)).status == "ok"
 
 
 def test_a_compile_past_its_stage_limit_fails_at_compile_long_before_the_timeout(tmp_path):
     # TileLang once spent 278 s compiling one rms_norm configuration on the H200.
-    record = run(tmp_path, candidates.HANGS, timeout_s=120, stage_timeouts={"compile": 3})
+    record = run(tmp_path, candidates.HANGS, timeout_s=120, compile_timeout_s=3)
     assert_failed_at(record, "compile", "past the 3 s limit of its compile stage", "llama3.2-1b/decode1/q")
     assert record.seconds < 60

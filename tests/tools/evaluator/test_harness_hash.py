@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tools.evaluator import evaluate
+from tools.evaluator.options import EvalOptions
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -70,7 +71,7 @@ def test_a_module_the_judge_never_loaded_is_not_covered(tree, monkeypatch):
 
 def test_a_record_names_the_modules_its_hash_covers(tmp_path):
     record = evaluate.evaluate(
-        "rms_norm", "torch", None, shapes=["llama3.2-1b/decode1"], device="cpu", batches=3, baselines=()
+        "rms_norm", "torch", None, EvalOptions(shapes=["llama3.2-1b/decode1"], device="cpu", batches=3, baselines=())
     )
     assert record.status == "ok", record.message
     assert "tools/evaluator/decide.py" in record.harness_modules

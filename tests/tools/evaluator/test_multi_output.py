@@ -26,6 +26,7 @@ from kernels.add_rms_norm.candidates import (
 )
 from kernels.rope_qk.candidates import COPIES_K_UNROTATED, GOOD_ROPE_QK, K_AT_THE_FIRST_POSITION
 from tools.evaluator.evaluate import evaluate
+from tools.evaluator.options import EvalOptions
 from tools.evaluator.records import EvalRecord
 
 # A decode1 and a decode8 shape of the two models (the hidden ones are checked whatever is asked).
@@ -40,12 +41,7 @@ def run(tmp_path: Path, source: str, **kwargs) -> EvalRecord:
         "add_rms_norm",
         "torch",
         path,
-        shapes=SHAPES,
-        dtypes=("bf16",),
-        device="cpu",
-        timeout_s=300,
-        batches=3,
-        **kwargs,
+        EvalOptions(shapes=SHAPES, dtypes=("bf16",), device="cpu", timeout_s=300, batches=3, **kwargs),
     )
 
 
@@ -100,7 +96,9 @@ def run_rope_qk(tmp_path: Path, source: str, **kwargs) -> EvalRecord:
     path = tmp_path / "rope_qk_candidate.py"
     path.write_text(source)
     kwargs.setdefault("benchmark", False)
-    return evaluate("rope_qk", "torch", path, shapes=SHAPES, dtypes=("bf16",), device="cpu", timeout_s=300, **kwargs)
+    return evaluate(
+        "rope_qk", "torch", path, EvalOptions(shapes=SHAPES, dtypes=("bf16",), device="cpu", timeout_s=300, **kwargs)
+    )
 
 
 def test_an_honest_rope_qk_passes_with_outputs_shaped_like_q_and_k(tmp_path):

@@ -60,7 +60,16 @@ def _gone(pid: int) -> bool:
         return True
 
 
-def _start(runners: list, path: Path, key: str, *, separate_uid: bool = False) -> RunnerProcess:
+class _Started(list):
+    """The runners a test started, and the zygotes and uids they share, as one judge's lineup shares them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.zygotes = zygote.Zygotes()
+        self.uids = confine.UidPool()
+
+
+def _start(runners: _Started, path: Path, key: str, *, separate_uid: bool = False) -> RunnerProcess:
     setup = dataclasses.replace(sandbox.setup(), uid_per_runner=separate_uid and confine.is_root())
     runner = RunnerProcess(
         "candidate",
@@ -69,6 +78,8 @@ def _start(runners: list, path: Path, key: str, *, separate_uid: bool = False) -
         target="auto",
         cache_key=key,
         setup=setup,
+        uids=runners.uids,
+        zygotes=runners.zygotes,
     )
     runners.append(runner)  # closed by the fixture, started or not
     hello = runner.wait_hello(time.monotonic() + 120)
@@ -105,10 +116,11 @@ def tmp_path():
 
 @pytest.fixture
 def runners():
-    started: list[RunnerProcess] = []
+    started = _Started()
     yield started
     for runner in started:
         runner.close()
+    started.zygotes.close()
 
 
 def test_a_forked_runner_sees_what_an_execd_one_sees_but_its_own_paths(tmp_path, runners, monkeypatch):
@@ -257,10 +269,11 @@ JUDGE = """
 import time
 from tools.evaluator import zygote
 from tools.evaluator.process import RunnerProcess
+zygotes = zygote.Zygotes()
 runner = RunnerProcess("reference", {"kind": "builtin", "names": ["torch"], "op": "rms_norm", "device": "cpu"},
-                       device="cpu", target="auto", cache_key="zygote-test-judge")
+                       device="cpu", target="auto", cache_key="zygote-test-judge", zygotes=zygotes)
 assert runner.wait_hello(time.monotonic() + 120).ok and runner.forked
-print(runner.proc.pid, zygote.running()[0].pid, flush=True)
+print(runner.proc.pid, zygotes.running()[0].pid, flush=True)
 time.sleep(300)
 """
 
