@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tools.agent_bench import AgentBench, CaseResult, Point, Speed, first_reach, sparkline
@@ -79,3 +81,13 @@ def test_a_file_of_another_format_is_refused_not_overwritten(tmp_path):
 
 def test_a_sparkline_scales_fractions_of_copy_and_leaves_gaps():
     assert sparkline([0.0, 0.5, 1.0, None, 2.0]) == "▁▅█ █"
+
+
+COMMITTED = sorted((Path(__file__).resolve().parents[2] / "benchmarks" / "results").glob("*/agent.json"))
+
+
+@pytest.mark.parametrize("path", COMMITTED, ids=lambda p: p.parent.name)
+def test_the_committed_agent_benchmarks_load_and_their_markdown_is_current(path):
+    bench = AgentBench.load(path)
+    assert bench.cases
+    assert path.with_suffix(".md").read_text() == bench.markdown()

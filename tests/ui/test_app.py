@@ -163,7 +163,9 @@ def test_iteration_page_of_a_failed_candidate_shows_errors_diff_prompt_and_reply
     # Long lines (a CONFIG dict) wrap instead of running off the page edge.
     assert all(c.proto.wrap_lines for c in at.code if c.language in ("diff", "python"))
     prompts = [c.value for c in at.code if c.language == "markdown"]
-    assert len(prompts) == 2 and "## user" in prompts[0] and "special-case odd head sizes" in prompts[1]
+    # The proposal's prompt and reply, then the reflection's prompt and reply (each saved with the iteration).
+    assert len(prompts) == 4 and "## user" in prompts[0] and "special-case odd head sizes" in prompts[1]
+    assert "## user" in prompts[2] and "The special case broke head_dim 80 and 96" in prompts[3]
     checks = next(d.value for d in at.dataframe if "max abs err" in d.value.columns)
     assert not checks["ok"].iloc[0] and checks["ok"].iloc[-1] and len(checks) == len(record)
     assert "The special case broke head_dim 80 and 96" in texts(at.markdown)
