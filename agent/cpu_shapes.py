@@ -11,7 +11,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass
 
-from kernels.spec import OpSpec
+from workbench.kernels.spec import OpSpec
 
 # A decode batch and the shortest prefill of Llama-3.2-1B: both regimes, each shape at most a few MB.
 CPU_PATTERNS = ("llama3.2-1b/decode8*", "llama3.2-1b/prefill512*")

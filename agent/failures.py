@@ -26,8 +26,8 @@ def _clip(text: str) -> str:
 
 def _tolerance(op: str, dtype: str) -> str:
     try:
-        from kernels import registry
-        from kernels.spec import parse_dtype
+        from workbench.kernels import registry
+        from workbench.kernels.spec import parse_dtype
 
         tol = registry.spec(op).tolerance(parse_dtype(dtype))
     except (KeyError, ValueError):

@@ -38,9 +38,6 @@ from agent.policies.history import MAX_DIFFS, label
 from agent.state import Candidate, Evaluation, LoopState
 from agent.stopping import stop_reason
 from agent.workers import Job, run_jobs
-from kernels import registry
-from kernels import target as targets
-from kernels.kernel_file import knob_values
 from tools.env import DeviceFacts, device_facts
 from tools.evaluator.decide import decide
 from tools.evaluator.evaluate import evaluate
@@ -50,6 +47,9 @@ from tools.llama.e2e import ModelRunFailed
 from tools.report import proposer_table
 from tools.runfolder import RunFolder, Summary, read_record
 from tools.workspace import Workspace, commit_message
+from workbench.kernels import registry
+from workbench.kernels import target as targets
+from workbench.kernels.kernel_file import knob_values
 
 
 @dataclass

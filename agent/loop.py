@@ -17,13 +17,13 @@ from agent.graph import Deps, build_graph
 from agent.policies.base import Policy
 from agent.state import CHECKPOINTED_TYPES, LoopState
 from agent.stopping import USER_STOP, stop_reason
-from kernels import registry
-from kernels import target as targets
 from tools.env import collect_environment
 from tools.evaluator.records import EvalRecord
 from tools.paths import default_candidate, record_path, resolve_path
 from tools.runfolder import RUN_FILE, RUNS_DIR, RunFolder, new_run_id, now
 from tools.workspace import Workspace
+from workbench.kernels import registry
+from workbench.kernels import target as targets
 
 # Each iteration is about five graph steps; LangGraph's default limit (25) would end a run early.
 RECURSION_LIMIT = 100_000

@@ -42,13 +42,13 @@ class Backend:
 
 
 def _build_maca_cpp(path: Path, op: str) -> str:
-    from kernels.cpp_support import build_file
+    from workbench.kernels.cpp_support import build_file
 
     return str(build_file(path, op))
 
 
 def _lower_tilelang(program: Any) -> str:
-    from kernels.tilelang_support import lower_to_source
+    from workbench.kernels.tilelang_support import lower_to_source
 
     return lower_to_source(program)
 

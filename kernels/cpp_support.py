@@ -47,8 +47,8 @@ from pathlib import Path
 
 import torch
 
-from kernels import target
-from kernels.kernel_file import read_literals
+from workbench.kernels import target
+from workbench.kernels.kernel_file import read_literals
 
 # The dtype codes the kernel sources switch on (`int dtype` arguments).
 DTYPE_CODES: dict[torch.dtype, int] = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 2}
@@ -130,7 +130,7 @@ template <int BLOCK> __device__ __forceinline__ float block_sum(float v, float* 
     return total;
 }
 
-// Calls f(TypeTag<T>{}) with the element type of a dtype code (kernels.cpp_support.DTYPE_CODES).
+// Calls f(TypeTag<T>{}) with the element type of a dtype code (workbench.kernels.cpp_support.DTYPE_CODES).
 template <typename T> struct TypeTag { using type = T; };
 template <typename F> static int with_dtype(int dtype, F&& f) {
     switch (dtype) {
@@ -177,7 +177,7 @@ def _nvcc() -> str:
 
 
 def cuda_arch() -> str:
-    """`sm_XY` of the current GPU, or kernels.target's default architecture without one."""
+    """`sm_XY` of the current GPU, or workbench.kernels.target's default architecture without one."""
     if torch.cuda.is_available():
         major, minor = torch.cuda.get_device_capability()
         return f"sm_{major}{minor}"
@@ -232,7 +232,7 @@ def maca_toolchain() -> Toolchain:
 
 
 def toolchain() -> Toolchain:
-    """The compiler for the selected target (kernels.target: `--target`, else detected)."""
+    """The compiler for the selected target (workbench.kernels.target: `--target`, else detected)."""
     return maca_toolchain() if target.current().name == "maca" else nvcc_toolchain()
 
 

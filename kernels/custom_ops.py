@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import torch
 
-from kernels.registry import Status, check_backend, operator, registration, spec
+from workbench.kernels.registry import Status, check_backend, operator, registration, spec
 
 NAMESPACE = "workbench"
 
@@ -124,6 +124,6 @@ def register(op: str, backend: str) -> CustomOp:
 
 def register_all(backend: str) -> dict[str, CustomOp]:
     """Every op of `backend` registered (an op the backend has no file for runs the torch reference)."""
-    from kernels.registry import OPERATORS
+    from workbench.kernels.registry import OPERATORS
 
     return {op: register(op, backend) for op in OPERATORS}

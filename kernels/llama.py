@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from kernels.spec import NamedShape
+from workbench.kernels.spec import NamedShape
 
 
 @dataclass(frozen=True)

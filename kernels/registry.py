@@ -33,17 +33,17 @@ from typing import Literal
 
 import torch
 
-from kernels.backends import BACKENDS as ALL_BACKENDS
-from kernels.backends import backend as backend_of
-from kernels.folders import KERNELS, op_folders
-from kernels.llama import ModelPlan
-from kernels.spec import OpSpec
+from workbench.kernels.backends import BACKENDS as ALL_BACKENDS
+from workbench.kernels.backends import backend as backend_of
+from workbench.kernels.folders import KERNELS, op_folders
+from workbench.kernels.llama import ModelPlan
+from workbench.kernels.spec import OpSpec
 
 
 def discover_operators() -> tuple[str, ...]:
     """The op folders under kernels/ (kernels/folders.py), each checked to define SPEC = OpSpec named after it."""
     for op in op_folders():
-        op_spec = getattr(importlib.import_module(f"kernels.{op}.spec"), "SPEC", None)
+        op_spec = getattr(importlib.import_module(f"workbench.kernels.{op}.spec"), "SPEC", None)
         if not isinstance(op_spec, OpSpec):
             raise TypeError(f"{KERNELS / op / 'spec.py'} defines no SPEC = OpSpec(...)")
         if op_spec.name != op:
@@ -85,7 +85,7 @@ def check_backend(backend: str) -> None:
 
 def spec(op: str) -> OpSpec:
     check_op(op)
-    return importlib.import_module(f"kernels.{op}.spec").SPEC
+    return importlib.import_module(f"workbench.kernels.{op}.spec").SPEC
 
 
 def op_file(op: str, name: str) -> ModuleType | None:
@@ -93,7 +93,7 @@ def op_file(op: str, name: str) -> ModuleType | None:
     check_op(op)
     if not (KERNELS / op / f"{name}.py").is_file():
         return None
-    return importlib.import_module(f"kernels.{op}.{name}")
+    return importlib.import_module(f"workbench.kernels.{op}.{name}")
 
 
 def native_op(op: str) -> Callable | None:
@@ -105,7 +105,7 @@ def native_op(op: str) -> Callable | None:
 def model_plan(op: str) -> ModelPlan | None:
     """The Llama forward that calls `op` wherever it can (its folder's MODEL_PLAN); None: the model never calls it."""
     check_op(op)
-    return getattr(importlib.import_module(f"kernels.{op}"), "MODEL_PLAN", None)
+    return getattr(importlib.import_module(f"workbench.kernels.{op}"), "MODEL_PLAN", None)
 
 
 def torch_implementation(op: str) -> Callable[..., torch.Tensor]:
@@ -127,7 +127,7 @@ def torch_implementation(op: str) -> Callable[..., torch.Tensor]:
 
 
 def module_name(op: str, backend: str) -> str:
-    return f"kernels.{op}.{backend}"
+    return f"workbench.kernels.{op}.{backend}"
 
 
 # (op, backend) -> (kernel file, its function), set by use_kernel_file.
@@ -158,6 +158,9 @@ def _load_file(path: Path, name: str):
         raise ImportError(f"cannot load {path} as a Python module")
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module
+    from workbench import alias_old_kernel_imports
+
+    alias_old_kernel_imports()  # a kernel file written before the rename imports kernels.<module>
     module_spec.loader.exec_module(module)
     return module
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import torch
 
-from kernels.target import tilelang_compile_target, tilelang_lower_target
+from workbench.kernels.target import tilelang_compile_target, tilelang_lower_target
 
 TILELANG_DTYPES: dict[torch.dtype, str] = {
     torch.bfloat16: "bfloat16",

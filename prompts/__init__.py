@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import jinja2
 
-from kernels.backends import backend as backend_of
+from workbench.kernels.backends import backend as backend_of
 
 if TYPE_CHECKING:
     from tools.env import DeviceFacts

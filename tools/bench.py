@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from kernels.backends import EDITABLE
 from tools.env import collect_environment, gpu_slug
 from tools.evaluator.evaluate import evaluate
 from tools.evaluator.options import EvalOptions
@@ -17,6 +16,7 @@ from tools.evaluator.records import BASELINES, EvalRecord
 from tools.evaluator.zygote import Zygotes
 from tools.paths import PROJECT_ROOT
 from tools.results import ResultTable
+from workbench.kernels.backends import EDITABLE
 
 RESULTS_DIR = PROJECT_ROOT / "benchmarks" / "results"
 

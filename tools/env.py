@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import torch
 
-from kernels.target import TargetInfo, current
 from tools.evaluator.records import Environment
+from workbench.kernels.target import TargetInfo, current
 
 LIBRARIES = ("torch", "triton", "tilelang", "ninetoothed", "langgraph", "openai", "pydantic")
 

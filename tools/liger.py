@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import torch
 
-from kernels.liger_support import LigerCall
-from kernels.registry import OPERATORS, op_file
-from kernels.spec import Comparison, OpSpec
+from workbench.kernels.liger_support import LigerCall
+from workbench.kernels.registry import OPERATORS, op_file
+from workbench.kernels.spec import Comparison, OpSpec
 
 __all__ = ["ADAPTERS", "LIGER_VERSION", "Adapter", "LigerCall", "LigerUnavailable", "check", "load"]
 

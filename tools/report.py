@@ -60,8 +60,8 @@ def _vs(b: ShapeBenchmark | None, scope: str | None, against: str) -> str:
 
 def relative_tolerance(op: str, dtype: str) -> float | None:
     """The loosest relative tolerance of the op's outputs in `dtype` (kernels/spec.py); None for an unknown op."""
-    from kernels import registry
-    from kernels.spec import DTYPES
+    from workbench.kernels import registry
+    from workbench.kernels.spec import DTYPES
 
     try:
         spec = registry.spec(op)

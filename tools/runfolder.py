@@ -34,10 +34,10 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from kernels.backends import backend as backend_of
 from tools.evaluator.decide import Decision
 from tools.evaluator.records import EvalRecord, KernelSource
 from tools.paths import EXAMPLE_RUNS, PROJECT_ROOT, RUNS_DIR, record_path, sha256_file
+from workbench.kernels.backends import backend as backend_of
 
 if TYPE_CHECKING:
     from tools.workspace import Workspace

@@ -104,7 +104,7 @@ def runnable_backends(console=None) -> tuple[str, ...]:
         note = missing(backend)
         if note is None and backend == "maca_cpp":
             try:
-                from kernels.cpp_support import toolchain
+                from workbench.kernels.cpp_support import toolchain
 
                 toolchain()
             except Exception as err:  # no compiler for the target: its cases cannot run here
@@ -141,9 +141,9 @@ def bench_agent(
 
     `judge` stands in for tools.evaluator.evaluate in the shipped evaluation and in the loop (tests replay
     recorded records with it)."""
-    from kernels import target as targets
     from tools.agent_bench import load_or_new, results_path
     from tools.env import collect_environment, gpu_slug
+    from workbench.kernels import target as targets
 
     environment = collect_environment(targets.resolve(options.target))
     path = results_path(options.out_dir, gpu_slug(environment))

@@ -12,8 +12,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from kernels import target
     from tools.env import collect_environment, format_environment
+    from workbench.kernels import target
 
     print(format_environment(collect_environment(target.resolve(args.target), with_smi=True)))
     return 0

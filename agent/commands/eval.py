@@ -15,8 +15,8 @@ from agent.commands.options import (
     selected_baselines,
 )
 from agent.console import make_console, make_progress, print_against, print_record, print_without_gpu
-from kernels.backends import backend as backend_of
 from tools.evaluator.records import KernelSource
+from workbench.kernels.backends import backend as backend_of
 
 HELP = "evaluate one kernel: static, compile, correctness, benchmark, profile"
 
@@ -107,7 +107,7 @@ def _options(args, console):
 
         from agent.cpu_shapes import choose
         from agent.installed import require
-        from kernels import registry
+        from workbench.kernels import registry
 
         require(args.backend)
         confinement_gate(args, console)

@@ -15,7 +15,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     import os
 
-    from kernels import registry, target
+    from workbench.kernels import registry, target
 
     os.environ[target.TARGET_ENV] = target.resolve(args.target).name  # the kernels this process builds
     width = max(map(len, OPERATORS))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from kernels.backends import BACKENDS as BACKEND_OBJECTS
-from kernels.backends import EDITABLE
-from kernels.folders import op_folders
-from kernels.target import TARGET_CHOICES
 from tools.evaluator.records import BASELINES
 from tools.paths import RUNS_DIR
+from workbench.kernels.backends import BACKENDS as BACKEND_OBJECTS
+from workbench.kernels.backends import EDITABLE
+from workbench.kernels.folders import op_folders
+from workbench.kernels.target import TARGET_CHOICES
 
 OPERATORS = op_folders()  # the registry checks each folder's SPEC when a command loads it
 BACKENDS = tuple(BACKEND_OBJECTS)

@@ -9,8 +9,8 @@ the registry finds; nothing is read until a policy asks.
 
 from __future__ import annotations
 
-from kernels.design import Design
-from kernels.registry import OPERATORS, op_file
+from workbench.kernels.design import Design
+from workbench.kernels.registry import OPERATORS, op_file
 
 
 def designs(op: str, backend: str) -> list[Design]:

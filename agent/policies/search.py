@@ -40,9 +40,17 @@ from typing import Literal
 from agent.policies.base import Attempt, Proposal, ProposalContext, Reflection, ReflectionContext
 from agent.policies.catalogue import designs
 from agent.policies.source_edit import dispatch_by_class
-from kernels.design import Design
-from kernels.kernel_file import CLASS_CONFIG, KernelFileError, Knob, follows_convention, knobs, read_literal, set_knobs
 from tools.lessons import lesson
+from workbench.kernels.design import Design
+from workbench.kernels.kernel_file import (
+    CLASS_CONFIG,
+    KernelFileError,
+    Knob,
+    follows_convention,
+    knobs,
+    read_literal,
+    set_knobs,
+)
 
 SearchMethod = Literal["walk", "optuna"]
 Config = dict[str, object]

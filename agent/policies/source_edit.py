@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from kernels.kernel_file import CLASS_CONFIG, KernelFileError, format_literal, read_literal, replace_config
+from workbench.kernels.kernel_file import CLASS_CONFIG, KernelFileError, format_literal, read_literal, replace_config
 
 __all__ = ["SMALL_TOKENS", "dispatch_by_class", "read_literal", "replace_config"]
 

@@ -26,10 +26,10 @@ CASES = ("rms_norm:tilelang:llama3-8b/prefill32768", "rope:tilelang:llama3-8b/pr
 
 
 def _kernel(op: str, backend: str):
-    from kernels import registry
+    from workbench.kernels import registry
 
     path = Path(registry.__file__).parent / op / f"{backend}.py"
-    loaded = importlib.util.spec_from_file_location(f"kernels.{op}.{backend}", path)
+    loaded = importlib.util.spec_from_file_location(f"workbench.kernels.{op}.{backend}", path)
     module = importlib.util.module_from_spec(loaded)
     sys.modules[loaded.name] = module
     loaded.loader.exec_module(module)
@@ -65,7 +65,7 @@ def measure(op: str, backend: str, shape: str, calls: int) -> dict:
     import torch
     import triton.testing
 
-    from kernels import registry
+    from workbench.kernels import registry
 
     spec = registry.spec(op)
     dims = spec.shape(shape).dims

@@ -32,7 +32,7 @@ def _batch(spec, layout, arenas, count: int, device: str) -> float:
     """Seconds for `count` chained calls in order, as a runner makes them."""
     import torch
 
-    from kernels.registry import torch_implementation
+    from workbench.kernels.registry import torch_implementation
 
     fn = torch_implementation(spec.name)
     calls = [(layout.set_args(arenas, i), spec.as_outputs(layout.set_outputs(arenas[1], i))) for i in range(count)]
@@ -51,8 +51,8 @@ def _batch(spec, layout, arenas, count: int, device: str) -> float:
 def measure(op: str, shape: str, device: str, calls: int, repeats: int) -> dict:
     import torch
 
-    from kernels import registry
     from tools.evaluator import layout as layouts
+    from workbench.kernels import registry
 
     spec = registry.spec(op)
     args = spec.make_inputs(spec.shape(shape).dims, torch.bfloat16, 1, device)

@@ -43,7 +43,7 @@ def silu_mul(x, *, out=None):
 
 def chained_us_per_call(rows: int, width: int, calls: int, flush: bool) -> float:
     """Median µs per call over the later half of a chain of `calls`, subnormal flushing as asked."""
-    from kernels.silu_mul.spec import make_inputs
+    from workbench.kernels.silu_mul.spec import make_inputs
 
     torch.set_flush_denormal(flush)
     try:

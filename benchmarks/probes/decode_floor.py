@@ -15,9 +15,9 @@ import re
 
 import torch
 
-from kernels import registry
-from kernels.rope import tilelang as rope_tilelang
-from kernels.tilelang_support import lower_to_source
+from workbench.kernels import registry
+from workbench.kernels.rope import tilelang as rope_tilelang
+from workbench.kernels.tilelang_support import lower_to_source
 
 
 def _floors(gbps: float) -> None:

@@ -6,7 +6,7 @@ clock of many back-to-back calls (synchronised once at the end) is the host cost
 timed in turn, round by round, so all of them meet the same host; the figure is the median over rounds.
 
 Beside each backend's full call (`fn(*args, out=out)`) it times the parts: the spec's `check_inputs`
-alone, and the op through `kernels.registry.operator` as model code calls it. A probe of our own files
+alone, and the op through `workbench.kernels.registry.operator` as model code calls it. A probe of our own files
 (the shipped kernels), not a verdict: the judge's eager scope is the ruler for candidates.
 
     python benchmarks/probes/host_cost.py --json host-cost.json [--ops rms_norm,rope] [--backends tilelang,ninetoothed]
@@ -27,7 +27,7 @@ import time
 import torch
 import torch.nn.functional as F
 
-from kernels import registry
+from workbench.kernels import registry
 
 MODEL = "llama3.2-1b"
 CALLS = 200

@@ -37,8 +37,8 @@ MIN_BYTES = 128 * 2**20
 
 def _timed_shape_only(op: str, shape: str) -> None:
     """The op's spec, in this process, with no hidden shapes but the timed one: the judge compiles one program."""
-    from kernels import registry
-    from kernels.spec import NamedShape
+    from workbench.kernels import registry
+    from workbench.kernels.spec import NamedShape
 
     spec = registry.spec(op)
     timed = spec.shape(shape)
@@ -49,9 +49,9 @@ def _timed_shape_only(op: str, shape: str) -> None:
 
 
 def judge(op: str, backend: str, shape: str) -> dict:
-    from kernels import registry
     from tools.evaluator.evaluate import evaluate
     from tools.evaluator.options import EvalOptions
+    from workbench.kernels import registry
 
     real = registry.spec
     _timed_shape_only(op, shape)
@@ -84,14 +84,14 @@ def do_bench(op: str, backend: str, shape: str, runs: int) -> dict:
     import torch
     import triton.testing
 
-    from kernels import registry
     from tools.evaluator.contestants import copy
     from tools.evaluator.layout import copy_source_bytes
+    from workbench.kernels import registry
 
     spec = registry.spec(op)
     dims = spec.shape(shape).dims
     path = Path(registry.__file__).parent / op / f"{backend}.py"
-    loaded = importlib.util.spec_from_file_location(f"kernels.{op}.{backend}", path)
+    loaded = importlib.util.spec_from_file_location(f"workbench.kernels.{op}.{backend}", path)
     module = importlib.util.module_from_spec(loaded)
     sys.modules[loaded.name] = module
     loaded.loader.exec_module(module)
@@ -129,7 +129,7 @@ def main(argv: list[str]) -> int:
     except ImportError:
         print("judge_vs_dobench.py needs Triton for do_bench: pip install triton", file=sys.stderr)
         return 2
-    from kernels import registry
+    from workbench.kernels import registry
 
     for case in args.cases:
         op, shape = case.split(":", 1)

@@ -30,7 +30,7 @@ from tools.paths import PROJECT_ROOT
 
 
 def _cases(ops: list[str], backends: list[str], patterns: list[str], dtype: str) -> list[dict]:
-    from kernels import registry
+    from workbench.kernels import registry
 
     cases = []
     for op in ops:
@@ -49,10 +49,10 @@ def _inner(cases: list[dict]) -> None:
     """Under ncu: each case's warm-up call, then the marker and one profiled call."""
     import torch
 
-    from kernels import registry
-    from kernels.spec import parse_dtype
     from tools.evaluator.contestants import copy
     from tools.evaluator.layout import copy_source_bytes
+    from workbench.kernels import registry
+    from workbench.kernels.spec import parse_dtype
 
     marker = torch.zeros(1, dtype=torch.int32, device="cuda")
     for i, case in enumerate(cases):
@@ -82,8 +82,8 @@ def _inner(cases: list[dict]) -> None:
 
 
 def _rows(cases: list[dict], text: str) -> list[dict]:
-    from kernels import registry
-    from kernels.spec import parse_dtype
+    from workbench.kernels import registry
+    from workbench.kernels.spec import parse_dtype
 
     labels = [(f"{c['op']}[{c['backend']}] {c['shape']}", c["dtype"]) for c in cases]
     profiles = parse_ncu_csv(text, labels)

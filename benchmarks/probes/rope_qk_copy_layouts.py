@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import kernels.rope_qk.tilelang as rope_qk_tl
-from kernels.tilelang_support import lower_to_source
+import workbench.kernels.rope_qk.tilelang as rope_qk_tl
+from workbench.kernels.tilelang_support import lower_to_source
 
 # (q_heads, kv_heads, head_dim): the spec's layouts, its hidden ones and a few more with odd groups.
 LAYOUTS = [(3, 1, 64), (7, 7, 96), (9, 3, 80), (32, 8, 128), (8, 2, 128), (32, 8, 64), (12, 4, 80), (6, 2, 96)]

@@ -34,9 +34,9 @@ import time
 import torch
 
 from agent.variant import parse_settings
-from kernels import registry
-from kernels.spec import parse_dtype
 from tools.evaluator.contestants import copy as copy_bytes
+from workbench.kernels import registry
+from workbench.kernels.spec import parse_dtype
 
 L2_BYTES = 50 * 2**20  # the H200's 50 MiB L2; the sets together exceed it several times
 TARGET_BATCH_S = 2e-3  # each replay holds at least this much work, as the judge's batches do

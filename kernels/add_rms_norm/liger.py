@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kernels.liger_support import CASTING_MODE, LigerCall
+from workbench.kernels.liger_support import CASTING_MODE, LigerCall
 
 LIGER_MODULE = "liger_kernel.ops"
 LIGER_NAME = "LigerFusedAddRMSNormFunction"

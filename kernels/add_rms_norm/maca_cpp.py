@@ -11,7 +11,7 @@ weight, rounded once. Packs beyond the register cache read the stored sum back
 (the same thread wrote it). Rows whose length or pointers do not allow `vec`-wide
 accesses run the same kernel at vec 1.
 
-The C++ source is built by kernels.cpp_support (nvcc, or MXMACA's cu-bridge on
+The C++ source is built by workbench.kernels.cpp_support (nvcc, or MXMACA's cu-bridge on
 MetaX: that path has not run on a C500); CONFIG reaches it as constexpr
 constants (THREADS, VEC, ROWS_PER_BLOCK, CACHE_PACKS).
 """
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import torch
 
-from kernels.add_rms_norm.spec import SPEC
-from kernels.cpp_support import DTYPE_CODES, aligned, load
+from workbench.kernels.add_rms_norm.spec import SPEC
+from workbench.kernels.cpp_support import DTYPE_CODES, aligned, load
 
 CONFIG = {"threads": 256, "vec": 8, "rows_per_block": 1, "cache_packs": 4}
 

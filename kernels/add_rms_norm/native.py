@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import torch
 
-from kernels.rms_norm.native import rms_norm
+from workbench.kernels.rms_norm.native import rms_norm
 
 
 def add_rms_norm(

@@ -25,9 +25,9 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
-from kernels.add_rms_norm.spec import SPEC
-from kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
-from kernels.spec import dtype_name
+from workbench.kernels.add_rms_norm.spec import SPEC
+from workbench.kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
+from workbench.kernels.spec import dtype_name
 
 # rms_norm's measured choice (H200, bf16: 4 warps 3.9 TB/s at 32768x2048, 8 warps 3.0); not yet timed here.
 CONFIG = {"num_warps": 4, "num_stages": 1}

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import torch
 
-from kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
-from kernels.rms_norm.spec import HIDDEN_SHAPES, LLAMA_EPS, random_hidden_shape
-from kernels.spec import ONE_ROUNDING, ChainLink, NamedShape, OpSpec, Tolerance, hazard_rows
-from kernels.validation import (
+from workbench.kernels.llama import DECODE_BATCHES, MODELS, PREFILL_TOKENS
+from workbench.kernels.rms_norm.spec import HIDDEN_SHAPES, LLAMA_EPS, random_hidden_shape
+from workbench.kernels.spec import ONE_ROUNDING, ChainLink, NamedShape, OpSpec, Tolerance, hazard_rows
+from workbench.kernels.validation import (
     SUPPORTED_DTYPES,
     check_out_pair,
     require_contiguous,

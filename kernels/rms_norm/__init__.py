@@ -1,7 +1,7 @@
 """The rms_norm operator: spec plus one kernel file per backend (imported lazily by the registry)."""
 
-from kernels.llama import ModelPlan
-from kernels.rms_norm.spec import SPEC
+from workbench.kernels.llama import ModelPlan
+from workbench.kernels.rms_norm.spec import SPEC
 
 # Where the op stands in tables, the CLI and test parameters (kernels/registry.py sorts by it).
 ORDER = 3

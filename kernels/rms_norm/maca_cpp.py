@@ -9,7 +9,7 @@ by the weight and round once on the store; packs beyond the register cache are
 read again (from L1/L2). Rows whose length or pointers do not allow `vec`-wide
 accesses (hidden 4097, an unaligned view) run the same kernel at vec 1.
 
-The C++ source is built by kernels.cpp_support (nvcc, or MXMACA's cu-bridge on
+The C++ source is built by workbench.kernels.cpp_support (nvcc, or MXMACA's cu-bridge on
 MetaX: that path has not run on a C500); CONFIG reaches it as constexpr
 constants (THREADS, VEC, ROWS_PER_BLOCK, CACHE_PACKS).
 """
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import torch
 
-from kernels.cpp_support import DTYPE_CODES, aligned, load
-from kernels.rms_norm.spec import SPEC
+from workbench.kernels.cpp_support import DTYPE_CODES, aligned, load
+from workbench.kernels.rms_norm.spec import SPEC
 
 # vec 8 -> 4 by `agent optimize rms_norm --backend maca_cpp` on the H200
 # (examples/runs/20261202-052242-rms_norm-maca_cpp-9210: 1.14x graph-scope geomean, median 0.70 -> 0.80 of copy).

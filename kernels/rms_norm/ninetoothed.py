@@ -33,9 +33,9 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
-from kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
-from kernels.rms_norm.spec import SPEC
-from kernels.spec import dtype_name
+from workbench.kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
+from workbench.kernels.rms_norm.spec import SPEC
+from workbench.kernels.spec import dtype_name
 
 # One triton.testing.do_bench run on an H200, bf16: 32768x2048 3.9 TB/s with 4 warps, 3.0 with 8;
 # 16384x4096 3.6 vs 3.7. The chunked kernel (max_single_pass_block=1024) was 10-30% slower.

@@ -12,8 +12,8 @@ dynamic, so one compiled kernel serves every token count.
 # parameter annotations, which refer to local sizes.
 import torch
 
-from kernels.rms_norm.spec import SPEC
-from kernels.tilelang_support import compile_kernel, tilelang_dtype
+from workbench.kernels.rms_norm.spec import SPEC
+from workbench.kernels.tilelang_support import compile_kernel, tilelang_dtype
 
 CONFIG = {"block_rows": 1, "threads": 256}
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import torch
 
-from kernels.liger_support import LigerCall
+from workbench.kernels.liger_support import LigerCall
 
 LIGER_MODULE = "liger_kernel.transformers.rope"
 LIGER_NAME = "liger_rotary_pos_emb"

@@ -10,7 +10,7 @@ once on each store. Only the first seq rows of the tables are read, so longer
 tables (the camp's model) work as they are. When half is not a multiple of
 `vec`, or a pointer is not aligned to it, the same kernel runs at vec 1.
 
-The C++ source is built by kernels.cpp_support (nvcc, or MXMACA's cu-bridge on
+The C++ source is built by workbench.kernels.cpp_support (nvcc, or MXMACA's cu-bridge on
 MetaX: that path has not run on a C500); CONFIG reaches it as constexpr
 constants (THREADS, VEC, ROWS_PER_BLOCK).
 """
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import torch
 
-from kernels.cpp_support import DTYPE_CODES, aligned, load
-from kernels.rope.spec import SPEC
+from workbench.kernels.cpp_support import DTYPE_CODES, aligned, load
+from workbench.kernels.rope.spec import SPEC
 
 CONFIG = {"threads": 128, "vec": 8, "rows_per_block": 32}
 

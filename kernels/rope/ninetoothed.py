@@ -28,9 +28,9 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
-from kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
-from kernels.rope.spec import SPEC
-from kernels.spec import dtype_name
+from workbench.kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
+from workbench.kernels.rope.spec import SPEC
+from workbench.kernels.spec import dtype_name
 
 # One triton.testing.do_bench run on an H200, bf16 llama3-8b/prefill16384/q: 3.7 TB/s with this
 # setting, 3.0 TB/s with block_tokens=4 (small shapes were launch-bound and did not discriminate).

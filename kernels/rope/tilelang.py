@@ -23,8 +23,8 @@ since a copied tile would spill past the half into the other one.
 # parameter annotations, which refer to local sizes.
 import torch
 
-from kernels.rope.spec import SPEC
-from kernels.tilelang_support import compile_kernel, on_cpu, tilelang_dtype
+from workbench.kernels.rope.spec import SPEC
+from workbench.kernels.tilelang_support import compile_kernel, on_cpu, tilelang_dtype
 
 # Calls of at most SMALL_TOKENS tokens (decode) use the small_* tiling, larger ones (prefill) the
 # rest, so each size class can be tuned without slowing the other: on the H200 one tiling for all

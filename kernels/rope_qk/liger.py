@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kernels.liger_support import LigerCall
-from kernels.rope.liger import LIGER_MODULE, LIGER_NAME, hf_layout, hf_tables, refill
+from workbench.kernels.liger_support import LigerCall
+from workbench.kernels.rope.liger import LIGER_MODULE, LIGER_NAME, hf_layout, hf_tables, refill
 
 __all__ = ["LIGER_MODULE", "LIGER_NAME", "bind"]
 

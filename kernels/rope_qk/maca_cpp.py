@@ -5,7 +5,7 @@ The grid is (token blocks, head groups): a block takes `tokens_per_block` tokens
 and one of `groups` slices of the heads, q_heads / groups of q and kv_heads /
 groups of k, so a token's table row is fetched from DRAM once for the q and k
 heads of the slice (the repeats hit the cache). `groups` is the largest divisor
-of both head counts not above `head_groups` (kernels.rope_qk.spec.head_groups):
+of both head counts not above `head_groups` (workbench.kernels.rope_qk.spec.head_groups):
 more groups give decode calls more blocks. The block's threads walk its
 (token, head, pack) triples, a pack being `vec` consecutive pairs (j, j + half);
 each reads the tables at the token's position (token % seq, in fp32, bf16 or
@@ -13,7 +13,7 @@ fp16, read as fp32), does fp32 math and rounds once on each store. When half is
 not a multiple of `vec`, or a pointer is not aligned to it, the same kernel runs
 at vec 1.
 
-The C++ source is built by kernels.cpp_support (nvcc, or MXMACA's cu-bridge on
+The C++ source is built by workbench.kernels.cpp_support (nvcc, or MXMACA's cu-bridge on
 MetaX: that path has not run on a C500); CONFIG reaches it as constexpr
 constants (THREADS, VEC, TOKENS_PER_BLOCK, HEAD_GROUPS).
 """
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import torch
 
-from kernels.cpp_support import DTYPE_CODES, aligned, load
-from kernels.rope_qk.spec import SPEC, head_groups
+from workbench.kernels.cpp_support import DTYPE_CODES, aligned, load
+from workbench.kernels.rope_qk.spec import SPEC, head_groups
 
 CONFIG = {"threads": 128, "vec": 8, "tokens_per_block": 2, "head_groups": 4}
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import torch
 
-from kernels.rope.native import rope
+from workbench.kernels.rope.native import rope
 
 
 def rope_qk(

@@ -28,9 +28,9 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
-from kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
-from kernels.rope_qk.spec import SPEC, head_groups
-from kernels.spec import dtype_name
+from workbench.kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
+from workbench.kernels.rope_qk.spec import SPEC, head_groups
+from workbench.kernels.spec import dtype_name
 
 # rope's tuned tile (16 tokens x 8 heads, 4 warps) carried over, with the heads split in 8 groups so a
 # Llama program holds 4 q heads and 1 k head per token. 12 other tilings were swept on the H200

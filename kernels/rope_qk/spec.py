@@ -27,12 +27,12 @@ import random
 
 import torch
 
-from kernels.llama import DECODE_BATCHES, FAMILY, FAMILY_TOKENS, MODELS, PREFILL_TOKENS, family_shapes
-from kernels.rope.spec import camp_tables, rope_tables
-from kernels.rope.spec import check_inputs as check_rope_inputs
-from kernels.rope.spec import reference as rope_reference
-from kernels.spec import ONE_ROUNDING, ChainLink, NamedShape, OpSpec, hazard_rows
-from kernels.validation import check_out_pair
+from workbench.kernels.llama import DECODE_BATCHES, FAMILY, FAMILY_TOKENS, MODELS, PREFILL_TOKENS, family_shapes
+from workbench.kernels.rope.spec import camp_tables, rope_tables
+from workbench.kernels.rope.spec import check_inputs as check_rope_inputs
+from workbench.kernels.rope.spec import reference as rope_reference
+from workbench.kernels.spec import ONE_ROUNDING, ChainLink, NamedShape, OpSpec, hazard_rows
+from workbench.kernels.validation import check_out_pair
 
 OUTPUTS = ("q", "k")
 

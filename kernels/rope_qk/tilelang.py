@@ -30,8 +30,8 @@ kernel tiles x. Prefill runs it; decode keeps the heads design.
 # parameter annotations, which refer to local sizes.
 import torch
 
-from kernels.rope_qk.spec import SPEC, head_groups
-from kernels.tilelang_support import compile_kernel, on_cpu, tilelang_dtype
+from workbench.kernels.rope_qk.spec import SPEC, head_groups
+from workbench.kernels.tilelang_support import compile_kernel, on_cpu, tilelang_dtype
 
 # Calls of at most SMALL_TOKENS tokens (decode) use the small_* tiling, larger ones (prefill) the
 # rest, as rope's kernel does: one tiling for every shape had to serve both, and the one that won

@@ -4,7 +4,7 @@ The search policy (agent/policies/search.py) tries them after the neighbours of 
 run dry; each is a point of the kernel file's SEARCH_SPACE (tests/agent/test_catalogue.py).
 """
 
-from kernels.design import Design
+from workbench.kernels.design import Design
 
 DESIGNS: dict[str, list[Design]] = {
     "tilelang": [

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import torch
 
-from kernels.liger_support import LigerCall
+from workbench.kernels.liger_support import LigerCall
 
 LIGER_MODULE = "liger_kernel.ops"
 LIGER_NAME = "LigerSiLUMulFunction"

@@ -9,7 +9,7 @@ in fp32 and rounds once on the store. Row blocks walk the grid's x dimension (no
 is not aligned to it (I = 4097 puts the up half at an odd element), the same
 kernel runs at vec 1.
 
-The C++ source is built by kernels.cpp_support (nvcc, or MXMACA's cu-bridge on
+The C++ source is built by workbench.kernels.cpp_support (nvcc, or MXMACA's cu-bridge on
 MetaX: that path has not run on a C500); CONFIG reaches it as constexpr
 constants (THREADS, VEC, ROWS_PER_BLOCK).
 """
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import torch
 
-from kernels.cpp_support import DTYPE_CODES, aligned, load
-from kernels.silu_mul.spec import SPEC
+from workbench.kernels.cpp_support import DTYPE_CODES, aligned, load
+from workbench.kernels.silu_mul.spec import SPEC
 
 CONFIG = {"threads": 256, "vec": 8, "rows_per_block": 2}
 

@@ -25,9 +25,9 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
-from kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
-from kernels.silu_mul.spec import SPEC
-from kernels.spec import dtype_name
+from workbench.kernels.ninetoothed_support import CachedLauncher, interpreting, ninetoothed_dtype
+from workbench.kernels.silu_mul.spec import SPEC
+from workbench.kernels.spec import dtype_name
 
 # Not yet timed on a GPU: 2 x 1024 elements per program is 16 per thread with 4 warps.
 CONFIG = {"block_rows": 2, "block_cols": 1024, "num_warps": 4, "num_stages": 1}

@@ -22,9 +22,9 @@ import random
 
 import torch
 
-from kernels.llama import DECODE_BATCHES, FAMILY_TOKENS, MODELS, PREFILL_TOKENS, family_dims, family_shapes
-from kernels.spec import ONE_ROUNDING, ChainLink, NamedShape, OpSpec, hazard_rows
-from kernels.validation import (
+from workbench.kernels.llama import DECODE_BATCHES, FAMILY_TOKENS, MODELS, PREFILL_TOKENS, family_dims, family_shapes
+from workbench.kernels.spec import ONE_ROUNDING, ChainLink, NamedShape, OpSpec, hazard_rows
+from workbench.kernels.validation import (
     SUPPORTED_DTYPES,
     check_out,
     require_contiguous,

@@ -16,8 +16,8 @@ the 16-byte vector loads).
 # parameter annotations, which refer to local sizes.
 import torch
 
-from kernels.silu_mul.spec import SPEC
-from kernels.tilelang_support import compile_kernel, tilelang_dtype
+from workbench.kernels.silu_mul.spec import SPEC
+from workbench.kernels.tilelang_support import compile_kernel, tilelang_dtype
 
 CONFIG = {"block_rows": 2, "block_cols": 512, "threads": 128}
 

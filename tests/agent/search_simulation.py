@@ -19,7 +19,7 @@ from pathlib import Path
 
 from agent.policies.base import Attempt, ProposalContext
 from agent.policies.search import SearchPolicy
-from kernels.kernel_file import knob_values, knobs, set_knobs
+from workbench.kernels.kernel_file import knob_values, knobs, set_knobs
 
 ROOT = Path(__file__).resolve().parents[2]
 # Item 8's poor start: silu_mul[ninetoothed] with (1, 256, 1, 1); its space is the shipped SEARCH_SPACE.

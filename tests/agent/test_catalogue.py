@@ -8,8 +8,8 @@ import pytest
 
 from agent.policies.catalogue import catalogue, designs
 from agent.policies.source_edit import read_literal, replace_config
-from kernels.registry import OPERATORS, model_plan, ops_with
 from tools.paths import default_candidate
+from workbench.kernels.registry import OPERATORS, model_plan, ops_with
 
 
 def _literals(op: str, backend: str) -> dict:

@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 
 from agent.cpu_shapes import choose
-from kernels import registry
-from kernels.registry import OPERATORS
+from workbench.kernels import registry
+from workbench.kernels.registry import OPERATORS
 
 
 @pytest.mark.parametrize("op", OPERATORS)

@@ -10,8 +10,8 @@ from agent.config import candidate_compile_limit
 from agent.policies.base import Attempt, ProposalContext
 from agent.policies.search import SearchPolicy
 from agent.policies.source_edit import dispatch_by_class
-from kernels.kernel_file import knob_values, knobs, read_literal
 from tools.evaluator.static_check import check_source
+from workbench.kernels.kernel_file import knob_values, knobs, read_literal
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = (ROOT / "kernels" / "silu_mul" / "ninetoothed.py").read_text()

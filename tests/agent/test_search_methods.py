@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kernels.kernel_file import knob_values
 from tests.agent.search_simulation import START, simulate
+from workbench.kernels.kernel_file import knob_values
 
 
 @pytest.mark.parametrize(("method", "objective", "within"), [

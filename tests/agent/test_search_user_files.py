@@ -8,7 +8,7 @@ from pathlib import Path
 
 from agent.policies.base import Attempt, ProposalContext
 from agent.policies.search import SearchPolicy, refusal
-from kernels.kernel_file import knob_values, knobs, read_literal
+from workbench.kernels.kernel_file import knob_values, knobs, read_literal
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from agent import workers
-from kernels.rope import candidates as rope_candidates
 from tools.evaluator.decide import decide
 from tools.evaluator.options import EvalOptions
+from workbench.kernels.rope import candidates as rope_candidates
 
 OPTIONS = EvalOptions(shapes=["llama3-8b/decode1/q"], dtypes=("bf16",), batches=3, device="cpu", timeout_s=240)
 # Wrong on the one shape timed here: its verdict is the correctness stage's, whatever the machine's load.

@@ -12,7 +12,7 @@ from pathlib import Path
 import git
 
 from agent.config import RunConfig
-from kernels.rope.candidates import GOOD_ROPE
+from workbench.kernels.rope.candidates import GOOD_ROPE
 
 # GOOD_ROPE's math, with a CONFIG whose delay sets the speed.
 TUNED_ROPE = (

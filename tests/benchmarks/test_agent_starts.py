@@ -25,11 +25,11 @@ from pathlib import Path
 
 import pytest
 
-from kernels import cpp_support
-from kernels.registry import OPERATORS, spec
-from kernels.spec import NamedShape, parse_dtype
 from tools.agent_bench import STARTS_DIR, starting_file
 from tools.evaluator.static_check import check_file
+from workbench.kernels import cpp_support
+from workbench.kernels.registry import OPERATORS, spec
+from workbench.kernels.spec import NamedShape, parse_dtype
 
 ROOT = Path(__file__).resolve().parents[2]
 BACKENDS = ("tilelang", "ninetoothed", "maca_cpp")
@@ -81,7 +81,7 @@ def _lowering_cases(op: str) -> list[tuple[tuple[int, ...], str]]:
 @pytest.mark.parametrize("op", OPERATORS)
 def test_tilelang_starts_lower_to_cuda_for_every_hidden_shape(op):
     pytest.importorskip("tilelang")
-    from kernels.tilelang_support import lower_to_source
+    from workbench.kernels.tilelang_support import lower_to_source
 
     module = _load(op, "tilelang")
     lowered = set()
@@ -167,8 +167,8 @@ CHILD = """
 import json, sys, torch
 from tests.kernels.ninetoothed_interpreter import install
 install()
-from kernels.registry import spec
-from kernels.spec import NamedShape, parse_dtype
+from workbench.kernels.registry import spec
+from workbench.kernels.spec import NamedShape, parse_dtype
 from tools.agent_bench import starting_file
 import importlib.util
 for op, dims, dtype, prefix in json.loads(sys.argv[1]):

@@ -39,8 +39,8 @@ REGISTRY_TESTS = (
 # Run in the copy: its registry, Liger lookup, and the shipped kernel under the interpreter, as JSON.
 CHECKS = """
 import json, pathlib, sys
-from kernels.registry import OPERATORS, spec
-from kernels.spec import compare, parse_dtype
+from workbench.kernels.registry import OPERATORS, spec
+from workbench.kernels.spec import compare, parse_dtype
 from tests.kernels.ninetoothed_interpreter import Case, case_inputs, run_cases
 from tools import liger
 
@@ -101,7 +101,8 @@ def repo() -> Path:
 
 
 def _module(path: Path) -> ModuleType:
-    """A file of plain data (the op folder's candidates) imported by path: this process has no kernels.softmax."""
+    """A file of plain data (the op folder's candidates) imported by path: this process has no
+    workbench.kernels.softmax."""
     spec = importlib.util.spec_from_file_location("softmax_candidates", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kernels import cpp_support
+from workbench.kernels import cpp_support
 
 SHIM = r"""
 #include <condition_variable>

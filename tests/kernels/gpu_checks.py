@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from kernels.spec import NamedShape, OpSpec, dtype_name
+from workbench.kernels.spec import NamedShape, OpSpec, dtype_name
 
 
 def cases(spec: OpSpec) -> list:

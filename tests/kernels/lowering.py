@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable
 import pytest
 import torch
 
-from kernels.spec import NamedShape, OpSpec, dtype_name
+from workbench.kernels.spec import NamedShape, OpSpec, dtype_name
 
 DTYPES = [torch.bfloat16, torch.float16, torch.float32]
 

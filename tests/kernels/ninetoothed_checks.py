@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from kernels.registry import ops_with
-from kernels.registry import spec as op_spec
-from kernels.spec import OpSpec, compare, dtype_name, parse_dtype
 from tests.kernels.ninetoothed_interpreter import Case, Outcome, case_inputs, run_cases
+from workbench.kernels.registry import ops_with
+from workbench.kernels.registry import spec as op_spec
+from workbench.kernels.spec import OpSpec, compare, dtype_name, parse_dtype
 
 # The long-prompt and long-context hidden shapes (2-9 million elements) would take the interpreter many minutes
 # each; their index arithmetic is the GPU tests' and the evaluator's to check.

@@ -99,13 +99,13 @@ class Case:
 
 def case_inputs(case: Case) -> tuple:
     """The op's inputs for `case` (the child runs on them; the test recomputes them for the reference)."""
-    from kernels.spec import parse_dtype
+    from workbench.kernels.spec import parse_dtype
 
-    module = importlib.import_module(f"kernels.{case.op}.spec")
+    module = importlib.import_module(f"workbench.kernels.{case.op}.spec")
     args = module.SPEC.make_inputs(tuple(case.dims), parse_dtype(case.dtype), case.seed, "cpu")
     if not case.tables:
         return args
-    from kernels.rope.spec import rope_tables
+    from workbench.kernels.rope.spec import rope_tables
 
     dtype, extra = case.tables.split("+")
     seq, head_dim = case.dims[1], case.dims[-1]
@@ -279,7 +279,7 @@ def _prepare_x(x: torch.Tensor, layout: str) -> torch.Tensor:
 
 
 def _run_op(case: Case) -> dict[str, Any]:
-    module = importlib.import_module(f"kernels.{case.op}.ninetoothed")
+    module = importlib.import_module(f"workbench.kernels.{case.op}.ninetoothed")
     args = case_inputs(case)
     args = (_prepare_x(args[0], case.layout), *args[1:])
     before = [a.clone() if isinstance(a, torch.Tensor) else a for a in args]

@@ -8,8 +8,8 @@ import warnings
 import pytest
 import torch
 
-from kernels import registry
-from kernels.custom_ops import register, register_all
+from workbench.kernels import registry
+from workbench.kernels.custom_ops import register, register_all
 
 
 def _small_inputs(op: str, dtype: torch.dtype = torch.float32) -> tuple:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kernels.kernel_file import (
+from workbench.kernels.kernel_file import (
     KernelFileError,
     candidates_for,
     follows_convention,

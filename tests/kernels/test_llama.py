@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from kernels import registry
-from kernels.llama import FAMILY, FAMILY_TOKENS, family_dims
+from workbench.kernels import registry
+from workbench.kernels.llama import FAMILY, FAMILY_TOKENS, family_dims
 
 
 def _hidden_dims(op: str) -> list[tuple[int, ...]]:

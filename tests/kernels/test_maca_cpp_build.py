@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from kernels import cpp_support
-from kernels.registry import ops_with
+from workbench.kernels import cpp_support
+from workbench.kernels.registry import ops_with
 
 needs_nvcc = pytest.mark.skipif(
     shutil.which("nvcc") is None and not Path("/usr/local/cuda/bin/nvcc").is_file(),
@@ -39,7 +39,7 @@ MACA_CPP_OPS = ops_with("maca_cpp")
 
 
 def _kernel_file(op: str):
-    return importlib.import_module(f"kernels.{op}.maca_cpp")
+    return importlib.import_module(f"workbench.kernels.{op}.maca_cpp")
 
 
 @needs_nvcc

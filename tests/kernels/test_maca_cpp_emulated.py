@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from kernels import cpp_support
-from kernels.registry import spec
-from kernels.spec import NamedShape
 from tests.kernels.cuda_emulation import build_emulated
+from workbench.kernels import cpp_support
+from workbench.kernels.registry import spec
+from workbench.kernels.spec import NamedShape
 
 pytestmark = pytest.mark.skipif(
     shutil.which("nvcc") is None and not Path("/usr/local/cuda/bin/nvcc").is_file(),
@@ -46,7 +46,7 @@ def build_dir(tmp_path_factory):
 
 def _on_cpu(op: str, monkeypatch: pytest.MonkeyPatch):
     """The kernel file's op function, running its C++ emulated on the CPU."""
-    module = importlib.import_module(f"kernels.{op}.maca_cpp")
+    module = importlib.import_module(f"workbench.kernels.{op}.maca_cpp")
     library = build_emulated(module, op)
     op_spec = module.SPEC
     lifted = dataclasses.replace(op_spec, check_inputs=functools.partial(op_spec.check_inputs, require_gpu=False))
@@ -83,7 +83,7 @@ def test_camp_tables_in_the_model_dtype_and_longer_than_seq(op, build_dir, monke
 @pytest.mark.parametrize("op", list(SHAPES))
 def test_scalar_path_and_other_block_shapes(op, build_dir, monkeypatch):
     """vec 1 and a small block with several rows (or tokens) per block: other code paths of the same file."""
-    module = importlib.import_module(f"kernels.{op}.maca_cpp")
+    module = importlib.import_module(f"workbench.kernels.{op}.maca_cpp")
     space = module.SEARCH_SPACE
     monkeypatch.setitem(module.CONFIG, "vec", 1)
     monkeypatch.setitem(module.CONFIG, "threads", 64)
@@ -99,7 +99,7 @@ def test_scalar_path_and_other_block_shapes(op, build_dir, monkeypatch):
 
 def test_an_emulated_launch_error_is_a_launch_error(build_dir, monkeypatch):
     fn = _on_cpu("silu_mul", monkeypatch)
-    module = importlib.import_module("kernels.silu_mul.maca_cpp")
+    module = importlib.import_module("workbench.kernels.silu_mul.maca_cpp")
     (x,) = spec("silu_mul").make_inputs((2, 64), torch.float32, 0, "cpu")
     monkeypatch.setitem(module.DTYPE_CODES, torch.float32, 7)  # a dtype code the source does not know
     with pytest.raises(cpp_support.LaunchError):

@@ -7,13 +7,13 @@ import importlib
 import pytest
 import torch
 
-from kernels.add_rms_norm.spec import SPEC as ADD_RMS_SPEC
-from kernels.registry import ops_with, spec
-from kernels.rms_norm.spec import SPEC as RMS_SPEC
-from kernels.rope.spec import SPEC as ROPE_SPEC
-from kernels.rope_qk.spec import SPEC as ROPE_QK_SPEC
-from kernels.silu_mul.spec import SPEC as SILU_SPEC
 from tests.kernels.gpu_checks import cases, check
+from workbench.kernels.add_rms_norm.spec import SPEC as ADD_RMS_SPEC
+from workbench.kernels.registry import ops_with, spec
+from workbench.kernels.rms_norm.spec import SPEC as RMS_SPEC
+from workbench.kernels.rope.spec import SPEC as ROPE_SPEC
+from workbench.kernels.rope_qk.spec import SPEC as ROPE_QK_SPEC
+from workbench.kernels.silu_mul.spec import SPEC as SILU_SPEC
 
 pytestmark = pytest.mark.gpu
 
@@ -22,7 +22,7 @@ MACA_CPP_OPS = ops_with("maca_cpp")
 
 
 def _module(op: str):
-    return importlib.import_module(f"kernels.{op}.maca_cpp")
+    return importlib.import_module(f"workbench.kernels.{op}.maca_cpp")
 
 
 def _fn(op: str):
@@ -138,7 +138,7 @@ def test_rope_qk_head_groups(groups, monkeypatch: pytest.MonkeyPatch):
 
 @pytest.mark.parametrize("table_dtype", [torch.float32, torch.bfloat16, torch.float16])
 def test_rope_tables_in_any_dtype_and_longer_than_seq(table_dtype):
-    from kernels.rope.spec import rope_tables
+    from workbench.kernels.rope.spec import rope_tables
 
     x, _, _ = ROPE_SPEC.make_inputs((2, 33, 5, 128), torch.bfloat16, 4, "cuda")
 
@@ -201,7 +201,7 @@ def test_launches_on_the_callers_stream_and_replay_in_a_cuda_graph():
 
 
 def test_registry_runs_the_backend_natively():
-    from kernels.registry import registered_operators
+    from workbench.kernels.registry import registered_operators
 
     registered = registered_operators("maca_cpp")
     assert {op: registered[op] for op in MACA_CPP_OPS} == dict.fromkeys(MACA_CPP_OPS, "native")

@@ -1,6 +1,6 @@
 """Every op's NineToothed kernel against the fp32 reference: on the CPU under Triton's interpreter, on a GPU.
 
-Parametrised over the op folders with a NineToothed kernel (kernels.registry.ops_with). On the CPU each op's
+Parametrised over the op folders with a NineToothed kernel (workbench.kernels.registry.ops_with). On the CPU each op's
 cases (tests/kernels/ninetoothed_checks.py: cases_of) run once in a child process; the interpreter runs every
 program in Python, so they are the hidden shapes and a few small ones rather than the full named set, which
 the GPU tests take. What one op's kernel does beyond these is in tests/kernels/<op>/test_ninetoothed.py.
@@ -11,8 +11,6 @@ from __future__ import annotations
 import pytest
 import torch
 
-from kernels.registry import load_native, spec
-from kernels.spec import NamedShape
 from tests.kernels.gpu_checks import cases, check
 from tests.kernels.ninetoothed_checks import (
     NINETOOTHED_OPS,
@@ -25,6 +23,8 @@ from tests.kernels.ninetoothed_checks import (
     ran,
 )
 from tests.kernels.ninetoothed_interpreter import Case, Outcome
+from workbench.kernels.registry import load_native, spec
+from workbench.kernels.spec import NamedShape
 
 NUMERICS = [case for op in NINETOOTHED_OPS for case in cases_of(op).numerics]
 

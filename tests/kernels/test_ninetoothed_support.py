@@ -1,4 +1,4 @@
-"""NineToothed kernels launched through a plan cached per shape (kernels.ninetoothed_support.CachedLauncher).
+"""NineToothed kernels launched through a plan cached per shape (workbench.kernels.ninetoothed_support.CachedLauncher).
 
 On the CPU a fake Triton kernel stands in for the compiled one, with the two parts of Triton's protocol the
 launcher relies on: `jit[grid](*args)` compiles, launches and returns the compiled kernel, whose
@@ -13,7 +13,7 @@ import torch
 
 pytest.importorskip("ninetoothed")
 
-import kernels.ninetoothed_support as support
+import workbench.kernels.ninetoothed_support as support
 
 LAUNCHER_SOURCE = """
 def launch_scale(x, out, factor, n):
@@ -174,7 +174,7 @@ def test_under_triton_s_interpreter_every_call_is_ninetoothed_s(monkeypatch):
 
 
 def _rope_qk_inputs(batch: int, seq: int, offset: int = 0):
-    from kernels.rope_qk.spec import SPEC
+    from workbench.kernels.rope_qk.spec import SPEC
 
     inputs = SPEC.make_inputs((batch, seq, 32, 8, 64), torch.bfloat16, 0, "cuda")
     if offset:  # the same values 2 bytes into a buffer: not 16-byte aligned
@@ -192,8 +192,8 @@ def _rope_qk_inputs(batch: int, seq: int, offset: int = 0):
 def test_every_ninetoothed_kernel_is_replayed_from_its_plan(op):
     import importlib
 
-    module = importlib.import_module(f"kernels.{op}.ninetoothed")
-    from kernels.registry import spec as op_spec
+    module = importlib.import_module(f"workbench.kernels.{op}.ninetoothed")
+    from workbench.kernels.registry import spec as op_spec
 
     spec = op_spec(op)
     inputs = spec.make_inputs(spec.shapes[0].dims, torch.bfloat16, 0, "cuda")
@@ -211,7 +211,7 @@ def test_every_ninetoothed_kernel_is_replayed_from_its_plan(op):
 
 @pytest.mark.gpu
 def test_replayed_plans_agree_with_ninetoothed_s_launcher_across_buffers_alignment_and_graphs():
-    import kernels.rope_qk.ninetoothed as rope_qk
+    import workbench.kernels.rope_qk.ninetoothed as rope_qk
 
     for batch, seq, offset in [(1, 1, 0), (1, 1, 0), (2, 7, 0), (2, 7, 1), (1, 1, 1), (2, 7, 0)]:
         spec, inputs = _rope_qk_inputs(batch, seq, offset)

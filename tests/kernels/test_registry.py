@@ -9,8 +9,8 @@ import types
 import pytest
 import torch
 
-from kernels import registry
-from kernels.rope.spec import SPEC as ROPE_SPEC
+from workbench.kernels import registry
+from workbench.kernels.rope.spec import SPEC as ROPE_SPEC
 
 
 @pytest.fixture(autouse=True)
@@ -24,7 +24,7 @@ def _forget_demotions():
 def test_the_operators_are_the_op_folders_in_their_order():
     # The five shipped ops first, in this order; an op folder added later comes after them (its ORDER or none).
     assert registry.OPERATORS[:5] == ("rope", "rope_qk", "rms_norm", "add_rms_norm", "silu_mul")
-    orders = [getattr(importlib.import_module(f"kernels.{op}"), "ORDER", None) for op in registry.OPERATORS]
+    orders = [getattr(importlib.import_module(f"workbench.kernels.{op}"), "ORDER", None) for op in registry.OPERATORS]
     numbered = [order for order in orders if order is not None]
     assert numbered == sorted(numbered) and len(set(numbered)) == len(numbered)
     assert None not in orders[: len(numbered)]  # folders without an ORDER come last
@@ -52,14 +52,16 @@ def test_operator_falls_back_to_the_reference_with_a_warning():
 
 def test_a_kernel_file_without_the_op_function_is_a_fallback(monkeypatch):
     monkeypatch.setenv("TRITON_INTERPRET", "1")  # so the CPU is allowed for ninetoothed
-    monkeypatch.setitem(sys.modules, "kernels.rope.ninetoothed", types.ModuleType("kernels.rope.ninetoothed"))
+    monkeypatch.setitem(
+        sys.modules, "workbench.kernels.rope.ninetoothed", types.ModuleType("workbench.kernels.rope.ninetoothed")
+    )
     reg = registry.registration("rope", "ninetoothed")
     assert reg.status == "torch_fallback"
     assert "defines no function rope()" in reg.reason
 
 
 def test_a_kernel_that_fails_at_run_time_is_demoted_once_with_a_warning(monkeypatch):
-    module = types.ModuleType("kernels.rope.ninetoothed")
+    module = types.ModuleType("workbench.kernels.rope.ninetoothed")
     calls = []
 
     def rope(x, sin, cos, *, out=None):
@@ -68,7 +70,7 @@ def test_a_kernel_that_fails_at_run_time_is_demoted_once_with_a_warning(monkeypa
 
     module.rope = rope
     monkeypatch.setenv("TRITON_INTERPRET", "1")
-    monkeypatch.setitem(sys.modules, "kernels.rope.ninetoothed", module)
+    monkeypatch.setitem(sys.modules, "workbench.kernels.rope.ninetoothed", module)
     assert registry.registered_operators("ninetoothed")["rope"] == "native"
     op = registry.operator("rope", "ninetoothed")
     args = ROPE_SPEC.make_inputs((1, 3, 2, 64), torch.bfloat16, seed=0)
@@ -81,10 +83,10 @@ def test_a_kernel_that_fails_at_run_time_is_demoted_once_with_a_warning(monkeypa
 
 
 def test_input_errors_are_not_hidden_by_the_fallback(monkeypatch):
-    module = types.ModuleType("kernels.rope.ninetoothed")
+    module = types.ModuleType("workbench.kernels.rope.ninetoothed")
     module.rope = lambda x, sin, cos, *, out=None: ROPE_SPEC.check_inputs(x, sin, cos, out, require_gpu=False)
     monkeypatch.setenv("TRITON_INTERPRET", "1")
-    monkeypatch.setitem(sys.modules, "kernels.rope.ninetoothed", module)
+    monkeypatch.setitem(sys.modules, "workbench.kernels.rope.ninetoothed", module)
     op = registry.operator("rope", "ninetoothed")
     with pytest.raises(ValueError, match="even"):
         op(torch.randn(1, 2, 2, 63), torch.zeros(2, 31), torch.zeros(2, 31))

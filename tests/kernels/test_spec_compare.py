@@ -1,4 +1,4 @@
-"""`kernels.spec.compare`: the judge's quick form (one sync on a pass) agrees with the measured one."""
+"""`workbench.kernels.spec.compare`: the judge's quick form (one sync on a pass) agrees with the measured one."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import pytest
 import torch
 
-from kernels.spec import Tolerance, compare
+from workbench.kernels.spec import Tolerance, compare
 
 TOL = Tolerance(atol=1e-2, rtol=1e-2)
 

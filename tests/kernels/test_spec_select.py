@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kernels.rope_qk.spec import SPEC
+from workbench.kernels.rope_qk.spec import SPEC
 
 
 def test_a_pattern_is_a_whole_name_a_part_or_a_glob():

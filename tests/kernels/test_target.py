@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from kernels import target
+from workbench.kernels import target
 
 
 def test_cuda_build_of_torch_is_not_metax():

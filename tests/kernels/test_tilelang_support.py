@@ -7,8 +7,8 @@ import torch
 
 pytest.importorskip("tilelang")
 
-import kernels.rms_norm.tilelang as rms_norm_tl
-from kernels.rms_norm.spec import SPEC as RMS_SPEC
+import workbench.kernels.rms_norm.tilelang as rms_norm_tl
+from workbench.kernels.rms_norm.spec import SPEC as RMS_SPEC
 
 
 def _compiled(hidden: int = 2048):

@@ -18,7 +18,7 @@ from types import ModuleType
 import pytest
 import torch
 
-from kernels.tilelang_support import CPU_TARGET_ENV
+from workbench.kernels.tilelang_support import CPU_TARGET_ENV
 
 DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]
 # A half-precision dtype where the device has one: the C target knows fp32 only.

@@ -8,7 +8,7 @@ the judge's tests; rope's own wrong answers are in kernels/rope/candidates.py.
 
 from __future__ import annotations
 
-from kernels.rope.candidates import rope_with
+from workbench.kernels.rope.candidates import rope_with
 
 HANGS = rope_with(body_before="    while True:\n        pass\n")
 EXITS = rope_with(imports="import os", body_before='    os.__dict__["_ex" + "it"](3)\n')

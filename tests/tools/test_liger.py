@@ -13,10 +13,6 @@ import importlib.util
 import pytest
 import torch
 
-from kernels.registry import spec as op_spec
-from kernels.rope import candidates as rope_candidates
-from kernels.rope import liger as rope_liger
-from kernels.silu_mul import liger as silu_mul_liger
 from tests.tools.hugging_face import run_hugging_face
 from tools import liger
 from tools.bench import run_bench
@@ -24,6 +20,10 @@ from tools.evaluator.evaluate import evaluate
 from tools.evaluator.options import EvalOptions
 from tools.evaluator.records import BASELINES, EvalRecord, Ratio, ScopeResult, ShapeBenchmark, Timing
 from tools.results import ResultTable
+from workbench.kernels.registry import spec as op_spec
+from workbench.kernels.rope import candidates as rope_candidates
+from workbench.kernels.rope import liger as rope_liger
+from workbench.kernels.silu_mul import liger as silu_mul_liger
 
 LIGER_INSTALLED = importlib.util.find_spec("liger_kernel") is not None
 DTYPES = (torch.bfloat16, torch.float16, torch.float32)
@@ -234,7 +234,7 @@ def test_the_liger_contestant_computes_on_the_values_the_judge_refilled(monkeypa
 
 
 def test_every_op_folder_with_an_adapter_has_one_and_the_ops_the_model_calls_do():
-    from kernels.registry import OPERATORS, model_plan, ops_with
+    from workbench.kernels.registry import OPERATORS, model_plan, ops_with
 
     assert set(liger.ADAPTERS) == set(ops_with("liger"))
     assert {op for op in OPERATORS if model_plan(op) is not None} <= set(liger.ADAPTERS)

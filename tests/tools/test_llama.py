@@ -14,12 +14,12 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from kernels.registry import OPERATORS, model_plan, registered_operators
 from tests.tools.hugging_face import run_hugging_face
 from tests.tools.tiny_llama import TINY, write_tiny_checkpoint
 from tools.llama.infer import run_inference
 from tools.llama.load import load_directory, random_model
 from tools.llama.model import FUSED, KVCache, ModelPlan, generate, generate_without_cache, plan_for
+from workbench.kernels.registry import OPERATORS, model_plan, registered_operators
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -109,7 +109,7 @@ def test_the_plan_for_an_op_calls_it(op):
 
 def test_an_op_the_model_never_calls_has_no_plan(monkeypatch):
     # The e2e check of such an op would pass without running it (agent optimize --e2e refuses it).
-    monkeypatch.delattr(importlib.import_module("kernels.silu_mul"), "MODEL_PLAN")
+    monkeypatch.delattr(importlib.import_module("workbench.kernels.silu_mul"), "MODEL_PLAN")
     with pytest.raises(ValueError, match="the Llama model never calls silu_mul"):
         plan_for("silu_mul")
 

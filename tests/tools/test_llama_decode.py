@@ -7,12 +7,12 @@ import json
 import pytest
 import torch
 
-from kernels.registry import native_op, torch_implementation
 from tests.tools.tiny_llama import TINY
 from tools.llama.decode import StaticDecoder, generator
 from tools.llama.infer import compare, read_record, run_inference, write_record
 from tools.llama.load import random_model
 from tools.llama.model import generate, rope_tables
+from workbench.kernels.registry import native_op, torch_implementation
 
 needs_gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a GPU (torch.cuda.is_available() is False)")
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from kernels.rms_norm.candidates import GOOD_RMS_NORM, RMS_NORM_TIMES_1_5
-from kernels.rope.candidates import GOOD_ROPE, ROPE_WITHOUT_ROTATION, SYNTAX_ERROR
 from tests.tools.candidates import EXITS, HANGS
 from tests.tools.tiny_llama import TINY, write_tiny_checkpoint
 from tools.llama.e2e import E2ESettings, ModelRunFailed, check_tokens, first_mismatch, reference_tokens
+from workbench.kernels.rms_norm.candidates import GOOD_RMS_NORM, RMS_NORM_TIMES_1_5
+from workbench.kernels.rope.candidates import GOOD_ROPE, ROPE_WITHOUT_ROTATION, SYNTAX_ERROR
 
 # The tiny config with its random init-scale weights: rms_norm changes the tokens, RoPE does not (see tiny_llama).
 SETTINGS = E2ESettings(hf_config=TINY, prompt_len=8, max_new_tokens=6, device="cpu", dtype="fp32", op="rms_norm")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import torch
 
-from kernels.custom_ops import register_all
 from tests.tools.hugging_face import require_transformers
 from tests.tools.tiny_llama import TINY
 from tools.llama.infer import compare, run_inference
+from workbench.kernels.custom_ops import register_all
 
 require_transformers()
 from tools.llama.hf import GATE_UP, generator, load_model, modeling_llama, patch_llama  # noqa: E402

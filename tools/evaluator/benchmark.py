@@ -1,7 +1,7 @@
 """The benchmark stage: per shape and dtype, rounds of timed batches of every contestant, in two scopes.
 
 A batch is N calls chained as a model chains them: call i+1's input begins with call i's output
-(`kernels.spec.ChainLink`, tools/evaluator/layout.py), so no call can do a later call's work. Fresh
+(`workbench.kernels.spec.ChainLink`, tools/evaluator/layout.py), so no call can do a later call's work. Fresh
 values are refilled outside the window; the judge says go, the runner calls back to back and
 answers, the judge stops it and waits for its own probe kernel on the GPU (tools/evaluator/timer.py).
 The outputs are copied out after the clock, every call is checked for NaN and a sample drawn by the
@@ -21,7 +21,6 @@ from collections.abc import Callable
 
 import torch
 
-from kernels.spec import NamedShape, OpSpec, parse_dtype
 from tools.evaluator import rule, stats
 from tools.evaluator.clock import DeviceClock
 from tools.evaluator.figures import scope_results
@@ -36,6 +35,7 @@ from tools.evaluator.seats import Seat, fail_seat, live, op_layout
 from tools.evaluator.stages import PhaseClock, StageFailed, out_of_memory
 from tools.evaluator.timer import BatchTimer
 from tools.evaluator.verify import Verifier, sample_calls
+from workbench.kernels.spec import NamedShape, OpSpec, parse_dtype
 
 # Against an incumbent, a shape's rounds go on past `batches` (the candidate, incumbent and null seats
 # only) while the graph scope's paired ratio is known less well than this and not yet beyond noise,

@@ -129,7 +129,8 @@ def interpreter_paths() -> list[Path]:
     import importlib.util
 
     torch_spec = importlib.util.find_spec("torch")
-    paths = [Path(sys.executable), Path(os.__file__), Path(__file__).resolve().parents[2] / "tools"]
+    root = Path(__file__).resolve().parents[2]
+    paths = [Path(sys.executable), Path(os.__file__), root / "tools", root / "workbench"]
     if torch_spec and torch_spec.origin:
         paths.append(Path(torch_spec.origin).parent)
     paths += [Path(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]

@@ -51,8 +51,8 @@ class Delivered:
 
 
 def torch_reference(op: str) -> Callable:
-    from kernels.registry import spec as op_spec
-    from kernels.registry import torch_implementation
+    from workbench.kernels.registry import spec as op_spec
+    from workbench.kernels.registry import torch_implementation
 
     return Delivered(op_spec(op), torch_implementation(op))
 
@@ -71,7 +71,7 @@ def compiled(op: str) -> Callable:
     then fell back, and its eager calls cost 0.1-6 ms. Each shape now gets a copy of the function with
     a code object of its own, compiled with dynamic=False.
     """
-    from kernels.registry import spec as op_spec
+    from workbench.kernels.registry import spec as op_spec
 
     spec = op_spec(op)
 
@@ -108,8 +108,8 @@ def _shapes_of(key: tuple) -> tuple:
 
 
 def liger(op: str) -> Callable:
-    from kernels.registry import spec as op_spec
     from tools import liger as liger_adapters
+    from workbench.kernels.registry import spec as op_spec
 
     adapter, fn = liger_adapters.load(op)
     spec = op_spec(op)
@@ -141,8 +141,8 @@ def liger(op: str) -> Callable:
 
 
 def native(op: str) -> Callable:
-    from kernels.registry import native_op
-    from kernels.registry import spec as op_spec
+    from workbench.kernels.registry import native_op
+    from workbench.kernels.registry import spec as op_spec
 
     return Delivered(op_spec(op), native_op(op))
 

@@ -14,7 +14,6 @@ from collections.abc import Callable
 
 import torch
 
-from kernels.spec import NamedShape, OpSpec, parse_dtype, rounding_bias
 from tools.evaluator.clock import DeviceClock
 from tools.evaluator.layout import Layout
 from tools.evaluator.lineup import Lineup
@@ -22,6 +21,7 @@ from tools.evaluator.process import RunnerFailed
 from tools.evaluator.records import ShapeCorrectness, StageResult
 from tools.evaluator.seats import Seat
 from tools.evaluator.stages import StageFailed, brief_error, crash_hint
+from workbench.kernels.spec import NamedShape, OpSpec, parse_dtype, rounding_bias
 
 # A case larger than this many elements (the long-context and long-prompt hidden shapes) is checked on one
 # seed, and again off the judge's buffers on that one: it is there for index arithmetic, which one seed shows.

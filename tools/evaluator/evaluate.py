@@ -20,9 +20,6 @@ from pathlib import Path
 
 import torch
 
-from kernels import registry
-from kernels import target as targets
-from kernels.spec import NamedShape
 from tools.env import collect_environment
 from tools.evaluator import confine, sandbox
 from tools.evaluator.decide import decide
@@ -35,6 +32,9 @@ from tools.evaluator.static_check import check_file
 from tools.evaluator.zygote import Zygotes
 from tools.liger import installed_version
 from tools.paths import PROJECT_ROOT, default_candidate, record_path, sha256_file
+from workbench.kernels import registry
+from workbench.kernels import target as targets
+from workbench.kernels.spec import NamedShape
 
 
 def harness_modules() -> list[Path]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import statistics
 
-from kernels.spec import OpSpec
 from tools.evaluator import stats
 from tools.evaluator.records import RIVALS, Ratio, ScopeResult, ShapeBenchmark
 from tools.evaluator.seats import Seat
 from tools.evaluator.stages import StageFailed
+from workbench.kernels.spec import OpSpec
 
 # On the CPU the copy bound holds where a batch of the candidate took at least this many times the judge's round
 # trip (a batch of its null seat): below, both figures are mostly that round trip and its noise on a loaded machine.

@@ -13,7 +13,6 @@ from collections.abc import Callable
 
 import torch
 
-from kernels.spec import OpSpec, parse_dtype
 from tools.evaluator.clock import DeviceClock
 from tools.evaluator.correctness import seeds_for
 from tools.evaluator.lineup import Lineup
@@ -21,6 +20,7 @@ from tools.evaluator.process import RunnerFailed
 from tools.evaluator.records import CompileInfo
 from tools.evaluator.seats import Seat, op_layout
 from tools.evaluator.stages import StageFailed, brief_error, crash_hint
+from workbench.kernels.spec import OpSpec, parse_dtype
 
 MAX_COMPILE_THREADS = 16
 DECODE_TOKENS = 256  # the kernel files' decode/prefill split (SMALL_TOKENS): programs differ across it

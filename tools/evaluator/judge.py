@@ -31,8 +31,6 @@ from pathlib import Path
 
 import torch
 
-from kernels.backends import backend as backend_of
-from kernels.spec import NamedShape, OpSpec, dtype_name
 from tools.evaluator import confine
 from tools.evaluator.benchmark import Benchmark
 from tools.evaluator.clock import DeviceClock
@@ -51,6 +49,8 @@ from tools.evaluator.records import (
 )
 from tools.evaluator.stages import Deadlines, StageFailed
 from tools.evaluator.zygote import Zygotes
+from workbench.kernels.backends import backend as backend_of
+from workbench.kernels.spec import NamedShape, OpSpec, dtype_name
 
 SEEDS_PER_SHAPE = 3
 

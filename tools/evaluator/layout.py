@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import torch
 
-from kernels.spec import ChainLink
 from tools.evaluator.buffers import ALIGN, TensorSpec, aligned, dtype_label
+from workbench.kernels.spec import ChainLink
 
 INPUT_ARENA, OUTPUT_ARENA = 0, 1
 

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import torch
 
-from kernels.registry import native_op
 from tools.evaluator import confine, sandbox
 from tools.evaluator.layout import Layout
 from tools.evaluator.process import RunnerFailed, RunnerProcess
 from tools.evaluator.records import Confinement
 from tools.evaluator.stages import Deadlines, StageFailed, brief_error
 from tools.evaluator.zygote import Zygotes
+from workbench.kernels.registry import native_op
 
 DROPPED_NAMES = {"reference": "reference runner", "compiled": "torch.compile baseline", "liger": "liger baseline"}
 
@@ -31,7 +31,7 @@ def file_contestant(op: str, backend: str, candidate: Path | None, device: str) 
     """The candidate as a runner imports it: under the module name a user's import of the kernel gets."""
     if candidate is None:
         return {"kind": "builtin", "names": ["torch"], "op": op, "device": device}
-    return {"kind": "file", "path": str(candidate), "op": op, "module": f"kernels.{op}.{backend}"}
+    return {"kind": "file", "path": str(candidate), "op": op, "module": f"workbench.kernels.{op}.{backend}"}
 
 
 def cache_key(backend: str, role: str, contestant: dict) -> str:

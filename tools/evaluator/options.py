@@ -60,7 +60,9 @@ class EvalOptions(BaseModel):
     @field_validator("dtypes")
     @classmethod
     def _known_dtypes(cls, dtypes: tuple[str, ...]) -> tuple[str, ...]:
-        from kernels.spec import DTYPES  # here, not at import: the spec loads torch, which `agent --help` need not
+        from workbench.kernels.spec import (
+            DTYPES,  # here, not at import: the spec loads torch, which `agent --help` need not
+        )
 
         for name in dtypes:
             if name not in DTYPES:

@@ -128,13 +128,13 @@ def profile_candidate(record: EvalRecord, request, emit=None, uids=None) -> Stag
 
     import torch
 
-    from kernels import registry
-    from kernels.spec import parse_dtype
     from tools.evaluator import confine
     from tools.evaluator.buffers import Arena
     from tools.evaluator.layout import Layout
     from tools.evaluator.lineup import cache_key, file_contestant
     from tools.evaluator.process import RunnerFailed, RunnerProcess
+    from workbench.kernels import registry
+    from workbench.kernels.spec import parse_dtype
 
     start = time.monotonic()
     tool = "ncu" if (record.environment and record.environment.target == "cuda") else "mcProfiler"

@@ -92,7 +92,7 @@ class ShapeCorrectness(BaseModel):
     bias_ulps: float | None = Field(
         default=None,
         description="the case's mean signed error toward zero, in ulp of the output dtype (bf16, fp16); "
-        "round-to-nearest gives about 0 (kernels.spec.rounding_bias)",
+        "round-to-nearest gives about 0 (workbench.kernels.spec.rounding_bias)",
     )
     message: str = ""
 

@@ -45,6 +45,9 @@ def load_contestant(contestant: dict):
             raise ImportError(f"cannot load {contestant['path']} as a Python module")
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
+        from workbench import alias_old_kernel_imports
+
+        alias_old_kernel_imports()  # a kernel file written before the rename imports kernels.<module>
         spec.loader.exec_module(module)
         fn = getattr(module, contestant["op"], None)
         if not callable(fn):
@@ -417,8 +420,8 @@ def _on_device(server: Server, args: tuple, out):
 
 def on_lower(server: Server, message: dict) -> None:
     """TileLang without a GPU: the kernel file's programs lowered to CUDA source."""
-    from kernels.spec import parse_dtype
-    from kernels.tilelang_support import lower_to_source
+    from workbench.kernels.spec import parse_dtype
+    from workbench.kernels.tilelang_support import lower_to_source
 
     programs: dict[str, str] = {}
     for dims, dtype in message["cases"]:
@@ -451,7 +454,7 @@ def main(argv: list[str]) -> int:
         if device.type == "cuda":
             torch.cuda.init()
             torch.zeros(1, device=device)
-        from kernels import target as targets
+        from workbench.kernels import target as targets
 
         os.environ[targets.TARGET_ENV] = targets.resolve(args.target).name  # for the kernel file's compile
         from tools.evaluator import buffers

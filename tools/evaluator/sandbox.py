@@ -39,8 +39,9 @@ from pathlib import Path
 from tools.paths import PROJECT_ROOT
 
 MODES = ("namespaces", "landlock", "none")
-# The project's code a runner imports; the rest of the checkout (.git, runs/, a .env) stays out of sight.
-PROJECT_CODE = ("kernels", "tools")
+# The project's code a runner imports (workbench/ maps kernels/ to its import name); the rest of the checkout (.git,
+# runs/, a .env) stays out of sight.
+PROJECT_CODE = ("kernels", "tools", "workbench")
 # GPU device nodes: NVIDIA's, and what MetaX's driver is documented to expose (not checked on a C500).
 DEVICE_PATTERNS = ("/dev/nvidia*", "/dev/nvidia-caps", "/dev/dri", "/dev/mxcd*")
 # The nodes every program may open (bubblewrap's --dev makes the same set).

@@ -13,7 +13,6 @@ import time
 
 import torch
 
-from kernels.spec import ChainLink, OpSpec
 from tools.evaluator.clock import DeviceClock
 from tools.evaluator.layout import Layout, copy_source_bytes
 from tools.evaluator.lineup import Lineup
@@ -21,6 +20,7 @@ from tools.evaluator.process import RunnerFailed
 from tools.evaluator.seats import Seat, fail_seat, live, op_layout
 from tools.evaluator.stages import PhaseClock
 from tools.evaluator.timer import DELIVERED, BatchTimer
+from workbench.kernels.spec import ChainLink, OpSpec
 
 # Work per batch at least: on a GPU 2 ms (about 50x the judge's round trip); on the CPU, where waking a
 # stopped process costs far more and varies with load, 20 ms.

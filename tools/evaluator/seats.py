@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 
 import torch
 
-from kernels.spec import ChainLink, OpSpec
 from tools.evaluator.buffers import Arena
 from tools.evaluator.layout import Layout
 from tools.evaluator.process import RunnerProcess, exception_line
 from tools.evaluator.records import HostUse
 from tools.evaluator.stages import StageFailed
+from workbench.kernels.spec import ChainLink, OpSpec
 
 LABELS = {
     "torch": "torch eager baseline",

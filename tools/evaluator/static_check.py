@@ -50,9 +50,11 @@ FORBIDDEN_MODULES = frozenset(
     threading _thread multiprocessing concurrent asyncio subprocess socket ctypes cffi signal pty atexit
     gc inspect traceback builtins importlib pkgutil runpy zipimport types __main__
     base64 binascii codecs marshal pickle cloudpickle dill shelve copyreg zlib lzma bz2 gzip zipfile tarfile
-    shutil posix nt transformers torch.multiprocessing kernels.registry tools agent tests
+    shutil posix nt transformers torch.multiprocessing workbench.kernels.registry tools agent tests
     """.split()
 )
+# The old name too: alias_old_kernel_imports serves it to kernel files written before the rename.
+FORBIDDEN_MODULES |= {".".join(("kernels", "registry"))}
 REFERENCE_NAMES = frozenset({"reference", "expected", "torch_implementation"})
 # Builtins that run code, reach namespaces, or look names up at run time.
 BUILTIN_CALLS = {
@@ -123,7 +125,9 @@ OS_FORBIDDEN = frozenset(
 )
 MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"})
 # Modules whose attributes a kernel file must never assign (monkeypatching the ruler).
-PATCHABLE = frozenset({"torch", "sys", "os", "builtins", "kernels", "tools", "triton", "tilelang", "ninetoothed"})
+PATCHABLE = frozenset(
+    {"torch", "sys", "os", "builtins", "kernels", "workbench", "tools", "triton", "tilelang", "ninetoothed"}
+)
 # Environment variables kernel files legitimately read (NineToothed's interpreter, TileLang's CPU target).
 ENV_ALLOWED = ("TRITON_INTERPRET", "KW_TILELANG_TARGET")
 # Dunders a kernel file may name; every other dunder attribute reaches code, namespaces or operators.

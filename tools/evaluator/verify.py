@@ -11,10 +11,10 @@ import random
 
 import torch
 
-from kernels.registry import native_op
-from kernels.spec import NamedShape, OpSpec
 from tools.evaluator.layout import Layout
 from tools.evaluator.seats import Seat
+from workbench.kernels.registry import native_op
+from workbench.kernels.spec import NamedShape, OpSpec
 
 # Against the reference, all the calls of a batch up to VERIFY_CALLS, and no more outputs than VERIFY_BYTES
 # (at least one call). Why a sample: benchmarks/probes/judge_time.md.

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import torch
 
-from kernels.backends import backend as backend_of
-from kernels.registry import spec as op_spec
 from tools.evaluator.options import EvalOptions
 from tools.evaluator.process import RunnerFailed, RunnerProcess
 from tools.evaluator.records import KernelSource
 from tools.evaluator.static_check import check_file
 from tools.paths import sha256_file
+from workbench.kernels.backends import backend as backend_of
+from workbench.kernels.registry import spec as op_spec
 
 
 def needs_a_gpu(backend: str, device: str) -> bool:
@@ -54,7 +54,7 @@ def check_without_gpu(op: str, backend: str, candidate: Path, options: EvalOptio
         return done
     kind = backend_of(backend)
     if kind.build is not None:
-        from kernels.cpp_support import CompileError
+        from workbench.kernels.cpp_support import CompileError
 
         start = time.perf_counter()
         try:
@@ -81,7 +81,7 @@ def lower_without_gpu(
     require_confinement(allow_unconfined)
     runner = RunnerProcess(
         "candidate",
-        {"kind": "file", "path": str(path), "op": op, "module": f"kernels.{op}.tilelang"},
+        {"kind": "file", "path": str(path), "op": op, "module": f"workbench.kernels.{op}.tilelang"},
         device="cpu",
         target="auto",
         cache_key=f"lower-{sha256_file(path)[:24]}",

@@ -1,4 +1,4 @@
-"""A compact Llama-3 forward whose RMSNorm and RoPE come from `kernels.registry`, for end-to-end checks.
+"""A compact Llama-3 forward whose RMSNorm and RoPE come from `workbench.kernels.registry`, for end-to-end checks.
 
 model.py   the forward pass, KV cache and greedy decoding
 load.py    weights from a local Hugging Face directory, or seeded random Llama-3.2-1B weights

@@ -138,8 +138,8 @@ class ModelRunFailed(RuntimeError):
 
 def generate_tokens(request: E2ERequest) -> TokenRun:
     """Build the model with the requested kernels and generate greedily (in the child: it imports the candidate)."""
-    from kernels.registry import use_kernel_file
     from tools.llama.infer import run_inference
+    from workbench.kernels.registry import use_kernel_file
 
     start = time.monotonic()
     if request.candidate is not None:

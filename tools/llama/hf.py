@@ -28,18 +28,16 @@ from __future__ import annotations
 
 import copy
 import inspect
-import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 import torch.nn.functional as F
 
-from kernels.custom_ops import CustomOp, register
-from kernels.registry import check_backend
+from workbench.kernels.custom_ops import CustomOp, register
+from workbench.kernels.registry import check_backend
 
 # The registered ops a full patch calls: an end-to-end check of another op on this model would not run it.
 PATCHED_OPS = ("rms_norm", "rope_qk", "add_rms_norm", "silu_mul")
@@ -48,41 +46,13 @@ GATE_UP = "workbench_gate_up"
 _MARK = "_workbench_patched"  # set on what a patch holds, so a second patch of it is refused
 
 
-# >>> top-level-kernels bridge: goes when this package's import name no longer shadows Hugging Face's
-@contextmanager
-def _without_our_kernels() -> Iterator[None]:
-    """transformers imports Hugging Face's `kernels` package, which this repository's top-level `kernels`
-    shadows when the checkout is on sys.path: import transformers with ours out of sight, then put it back."""
-    ours = {name: module for name, module in sys.modules.items() if name == "kernels" or name.startswith("kernels.")}
-    path = list(sys.path)
-    for name in ours:
-        del sys.modules[name]
-    root = str(__import__("pathlib").Path(__file__).resolve().parents[2])
-    sys.path[:] = [p for p in sys.path if p not in ("", ".", root)]
-    try:
-        yield
-    finally:
-        # Hugging Face's submodules stay (torch.compile re-imports them by name); their names are none of ours.
-        sys.modules.pop("kernels", None)
-        sys.path[:] = path
-        sys.modules.update(ours)
-
-
 def modeling_llama():
-    """transformers' `modeling_llama` module, imported beside this repository's kernels."""
+    """transformers' `modeling_llama` module."""
     try:
         from transformers.models.llama import modeling_llama as module
     except ImportError as err:
-        if "kernels" not in str(err):
-            raise RuntimeError(f"Hugging Face's Llama needs transformers (pip install transformers): {err}") from err
-        for name in [n for n in sys.modules if n.startswith("transformers")]:
-            del sys.modules[name]  # the half-imported package, left by the failed import
-        with _without_our_kernels():
-            from transformers.models.llama import modeling_llama as module
+        raise RuntimeError(f"Hugging Face's Llama needs transformers (pip install transformers): {err}") from err
     return module
-
-
-# <<< top-level-kernels bridge
 
 
 @dataclass(frozen=True)

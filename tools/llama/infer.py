@@ -18,7 +18,7 @@ from typing import Any, Literal
 import torch
 from pydantic import BaseModel, Field
 
-from kernels.llama import FUSED
+from workbench.kernels.llama import FUSED
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
@@ -162,11 +162,11 @@ def run_inference(backend: str, options: InferenceOptions | None = None, **field
     default fuses what can be fused; `batch` rows of prompts of one length run together; `decode` says how
     the decode steps run (tools/llama/decode.py, or Hugging Face's generate: tools/llama/hf.py).
     """
-    from kernels.registry import check_backend, registered_operators
     from tools.env import collect_environment
     from tools.llama.decode import DECODE_MODES, generator
     from tools.llama.load import load_directory, load_tokenizer, random_model
     from tools.llama.model import NATIVE, plan_for
+    from workbench.kernels.registry import check_backend, registered_operators
 
     o = InferenceOptions(**{**(options.model_dump() if options else {}), **fields})
     plan = plan_for(o.op)

@@ -14,8 +14,8 @@ from typing import Any
 
 import torch
 
-from kernels.llama import FUSED, ModelPlan
 from tools.llama.model import Llama, LlamaConfig, expected_weight_names
+from workbench.kernels.llama import FUSED, ModelPlan
 
 # meta-llama/Llama-3.2-1B's config.json, the fields the forward pass reads.
 LLAMA_3_2_1B: dict[str, Any] = {

@@ -1,4 +1,4 @@
-"""Llama-3 forward in plain torch, with its memory-bound operators taken from `kernels.registry.operator`.
+"""Llama-3 forward in plain torch, with its memory-bound operators taken from `workbench.kernels.registry.operator`.
 
 RoPE, the norms (with the residual adds before them) and SwiGLU's silu(gate) * up go through
 the registry, so a backend's native kernels run inside a real model and everything else
@@ -26,8 +26,8 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from kernels.llama import FUSED, ModelPlan
-from kernels.registry import model_plan, native_op, operator
+from workbench.kernels.llama import FUSED, ModelPlan
+from workbench.kernels.registry import model_plan, native_op, operator
 
 # The backend name of torch's own ops in the model dtype (kernels/<op>/native.py): a baseline, not a registry backend.
 NATIVE = "native"

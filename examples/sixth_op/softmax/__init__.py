@@ -4,7 +4,7 @@ An example op folder, kept outside kernels/ so the five shipped ops' tables, ben
 runs stay as they are: copied to kernels/softmax/ it is a sixth op (examples/sixth_op/README.md).
 """
 
-from kernels.softmax.spec import SPEC
+from workbench.kernels.softmax.spec import SPEC
 
 # After the five shipped ops (kernels/registry.py sorts by it; a folder without ORDER comes last anyway).
 ORDER = 6

@@ -18,9 +18,9 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
-from kernels.ninetoothed_support import interpreting, ninetoothed_dtype
-from kernels.softmax.spec import SPEC
-from kernels.spec import dtype_name
+from workbench.kernels.ninetoothed_support import interpreting, ninetoothed_dtype
+from workbench.kernels.softmax.spec import SPEC
+from workbench.kernels.spec import dtype_name
 
 CONFIG = {"num_warps": 8, "num_stages": 1}
 

@@ -19,9 +19,9 @@ import random
 
 import torch
 
-from kernels.llama import DECODE_BATCHES, MODELS
-from kernels.spec import ONE_ROUNDING, NamedShape, OpSpec
-from kernels.validation import (
+from workbench.kernels.llama import DECODE_BATCHES, MODELS
+from workbench.kernels.spec import ONE_ROUNDING, NamedShape, OpSpec
+from workbench.kernels.validation import (
     SUPPORTED_DTYPES,
     check_out,
     require_contiguous,

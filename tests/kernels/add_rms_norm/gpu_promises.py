@@ -6,7 +6,7 @@ from types import ModuleType
 
 import torch
 
-from kernels.add_rms_norm.spec import SPEC as ADD_RMS_SPEC
+from workbench.kernels.add_rms_norm.spec import SPEC as ADD_RMS_SPEC
 
 
 def check_sum_is_bitwise_the_rounded_add(module: ModuleType) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-import kernels.add_rms_norm.ninetoothed as add_rms_norm_nt
+import workbench.kernels.add_rms_norm.ninetoothed as add_rms_norm_nt
 from tests.kernels.add_rms_norm.gpu_promises import (
     check_empty_allocating_and_leading_dims,
     check_sum_is_bitwise_the_rounded_add,

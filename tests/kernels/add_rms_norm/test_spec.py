@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import torch
 
-from kernels import registry
-from kernels.add_rms_norm.spec import SPEC, check_inputs, reference
-from kernels.spec import compare
 from tests.kernels.numerics import ulp, ulps_off
+from workbench.kernels import registry
+from workbench.kernels.add_rms_norm.spec import SPEC, check_inputs, reference
+from workbench.kernels.spec import compare
 
 HALF = [torch.bfloat16, torch.float16]
 

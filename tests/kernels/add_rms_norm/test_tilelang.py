@@ -11,15 +11,15 @@ import functools
 import pytest
 import torch
 
-import kernels.add_rms_norm.tilelang as add_rms_norm_tl
-from kernels.add_rms_norm.spec import SPEC as ADD_RMS_SPEC
-from kernels.tilelang_support import access_widths, lower_to_source
+import workbench.kernels.add_rms_norm.tilelang as add_rms_norm_tl
 from tests.kernels.add_rms_norm.gpu_promises import (
     check_empty_allocating_and_leading_dims,
     check_sum_is_bitwise_the_rounded_add,
 )
 from tests.kernels.gpu_checks import cases, check
 from tests.kernels.lowering import lowering_cases
+from workbench.kernels.add_rms_norm.spec import SPEC as ADD_RMS_SPEC
+from workbench.kernels.tilelang_support import access_widths, lower_to_source
 
 pytest.importorskip("tilelang")
 

@@ -3,10 +3,10 @@ interpreter runs every program in Python; the GPU tests take the full named set)
 
 from __future__ import annotations
 
-from kernels.rms_norm.spec import SPEC
-from kernels.spec import dtype_name
 from tests.kernels.ninetoothed_checks import OpCases, hidden_and, numerics_cases
 from tests.kernels.ninetoothed_interpreter import Case
+from workbench.kernels.rms_norm.spec import SPEC
+from workbench.kernels.spec import dtype_name
 
 # Llama-like sizes with few tokens: the interpreter is slow.
 SMALL_SHAPES = {"small/5x2048": (5, 2048), "small/3x4096": (3, 4096)}

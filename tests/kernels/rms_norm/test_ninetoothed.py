@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 import torch
 
-import kernels.rms_norm.ninetoothed as rms_norm_nt
-from kernels.rms_norm.spec import SPEC
+import workbench.kernels.rms_norm.ninetoothed as rms_norm_nt
 from tests.kernels.gpu_checks import check
 from tests.kernels.ninetoothed_checks import check_numerics, ran
 from tests.kernels.ninetoothed_interpreter import Outcome
 from tests.kernels.rms_norm.ninetoothed_cases import LEADING_DIMS
+from workbench.kernels.rms_norm.spec import SPEC
 
 
 def test_rms_norm_flattens_leading_dims(outcomes: dict[str, Outcome]) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-from kernels.rms_norm.spec import SPEC, check_inputs, reference
-from kernels.spec import compare
 from tests.kernels.numerics import ulp, ulps_off
+from workbench.kernels.rms_norm.spec import SPEC, check_inputs, reference
+from workbench.kernels.spec import compare
 
 
 def hf_llama_rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:

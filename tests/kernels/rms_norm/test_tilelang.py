@@ -11,11 +11,11 @@ import functools
 import pytest
 import torch
 
-import kernels.rms_norm.tilelang as rms_norm_tl
-from kernels.rms_norm.spec import SPEC as RMS_SPEC
-from kernels.tilelang_support import access_widths, lower_to_source
+import workbench.kernels.rms_norm.tilelang as rms_norm_tl
 from tests.kernels.gpu_checks import cases, check
 from tests.kernels.lowering import lowering_cases
+from workbench.kernels.rms_norm.spec import SPEC as RMS_SPEC
+from workbench.kernels.tilelang_support import access_widths, lower_to_source
 
 pytest.importorskip("tilelang")
 

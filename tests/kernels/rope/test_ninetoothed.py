@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 import torch
 
-import kernels.rope.ninetoothed as rope_nt
-from kernels.rope.spec import SPEC as ROPE_SPEC
+import workbench.kernels.rope.ninetoothed as rope_nt
 from tests.kernels.ninetoothed_checks import check_numerics, ran
 from tests.kernels.ninetoothed_interpreter import Case, Outcome
 from tests.kernels.rope.ninetoothed_cases import CAMP_TABLES, SIZE_CLASSES
+from workbench.kernels.rope.spec import SPEC as ROPE_SPEC
 
 
 @pytest.mark.parametrize("case", CAMP_TABLES, ids=lambda case: case.id)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-from kernels.rope.spec import SPEC, check_inputs, inv_freq, reference, rope_tables
-from kernels.spec import compare
 from tests.kernels.numerics import ulp
+from workbench.kernels.rope.spec import SPEC, check_inputs, inv_freq, reference, rope_tables
+from workbench.kernels.spec import compare
 
 DTYPES = [torch.bfloat16, torch.float16, torch.float32]
 

@@ -7,12 +7,12 @@ import functools
 import pytest
 import torch
 
-import kernels.rope.tilelang as rope_tl
-from kernels.rope.spec import SPEC as ROPE_SPEC
-from kernels.tilelang_support import lower_to_source
+import workbench.kernels.rope.tilelang as rope_tl
 from tests.kernels.gpu_checks import cases, check
 from tests.kernels.lowering import lowering_cases
 from tests.kernels.tilelang_devices import DEVICES, HALF, on_c_target, run_and_check
+from workbench.kernels.rope.spec import SPEC as ROPE_SPEC
+from workbench.kernels.tilelang_support import lower_to_source
 
 pytest.importorskip("tilelang")
 

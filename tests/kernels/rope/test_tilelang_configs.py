@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-import kernels.rope.tilelang as rope_tl
-from kernels.tilelang_support import access_widths, lower_to_source
+import workbench.kernels.rope.tilelang as rope_tl
+from workbench.kernels.tilelang_support import access_widths, lower_to_source
 
 
 def _source(head_dim: int, block_cols: int, **overrides) -> str:

@@ -7,8 +7,8 @@ from types import ModuleType
 import pytest
 import torch
 
-from kernels.rope_qk.spec import SPEC as ROPE_QK_SPEC
 from tests.kernels.gpu_checks import check
+from workbench.kernels.rope_qk.spec import SPEC as ROPE_QK_SPEC
 
 
 def check_empty_and_allocating(module: ModuleType) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-import kernels.rope_qk.ninetoothed as rope_qk_nt
+import workbench.kernels.rope_qk.ninetoothed as rope_qk_nt
 from tests.kernels.ninetoothed_checks import check_numerics, ran
 from tests.kernels.ninetoothed_interpreter import Case, Outcome
 from tests.kernels.rope_qk.gpu_promises import check_empty_and_allocating, check_head_groups

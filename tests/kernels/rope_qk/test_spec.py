@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-from kernels import registry
-from kernels.rope.spec import SPEC as ROPE_SPEC
-from kernels.rope_qk.spec import SPEC, head_groups
+from workbench.kernels import registry
+from workbench.kernels.rope.spec import SPEC as ROPE_SPEC
+from workbench.kernels.rope_qk.spec import SPEC, head_groups
 
 DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 

@@ -7,14 +7,14 @@ import functools
 import pytest
 import torch
 
-import kernels.rope_qk.tilelang as rope_qk_tl
-from kernels.rope_qk.spec import SPEC as ROPE_QK_SPEC
-from kernels.rope_qk.spec import head_groups
-from kernels.tilelang_support import access_widths, lower_to_source
+import workbench.kernels.rope_qk.tilelang as rope_qk_tl
 from tests.kernels.gpu_checks import cases, check
 from tests.kernels.lowering import lowering_cases
 from tests.kernels.rope_qk.gpu_promises import check_empty_and_allocating, check_head_groups
 from tests.kernels.tilelang_devices import DEVICES, HALF, on_c_target, run_and_check
+from workbench.kernels.rope_qk.spec import SPEC as ROPE_QK_SPEC
+from workbench.kernels.rope_qk.spec import head_groups
+from workbench.kernels.tilelang_support import access_widths, lower_to_source
 
 pytest.importorskip("tilelang")
 

@@ -7,8 +7,8 @@ from types import ModuleType
 import pytest
 import torch
 
-from kernels.silu_mul.spec import SPEC as SILU_SPEC
 from tests.kernels.gpu_checks import check
+from workbench.kernels.silu_mul.spec import SPEC as SILU_SPEC
 
 
 def check_empty_allocating_and_leading_dims(module: ModuleType) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-import kernels.silu_mul.ninetoothed as silu_mul_nt
+import workbench.kernels.silu_mul.ninetoothed as silu_mul_nt
 from tests.kernels.ninetoothed_checks import check_numerics, ran
 from tests.kernels.ninetoothed_interpreter import Case, Outcome
 from tests.kernels.silu_mul.gpu_promises import (

@@ -8,10 +8,10 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from kernels import registry
-from kernels.silu_mul.spec import SPEC, check_inputs, reference
-from kernels.spec import compare
 from tests.kernels.numerics import ulp, ulps_off
+from workbench.kernels import registry
+from workbench.kernels.silu_mul.spec import SPEC, check_inputs, reference
+from workbench.kernels.spec import compare
 
 
 def torch_silu_mul(x: torch.Tensor) -> torch.Tensor:
@@ -183,7 +183,7 @@ class TestValidation:
 def test_config_values_are_in_the_search_space(backend):
     import importlib
 
-    module = importlib.import_module(f"kernels.silu_mul.{backend}")
+    module = importlib.import_module(f"workbench.kernels.silu_mul.{backend}")
     assert set(module.CONFIG) == set(module.SEARCH_SPACE)
     for key, value in module.CONFIG.items():
         assert value in module.SEARCH_SPACE[key]

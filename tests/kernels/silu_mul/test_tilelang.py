@@ -7,15 +7,15 @@ import functools
 import pytest
 import torch
 
-import kernels.silu_mul.tilelang as silu_mul_tl
-from kernels.silu_mul.spec import SPEC as SILU_SPEC
-from kernels.tilelang_support import access_widths, lower_to_source
+import workbench.kernels.silu_mul.tilelang as silu_mul_tl
 from tests.kernels.gpu_checks import cases, check
 from tests.kernels.lowering import lowering_cases
 from tests.kernels.silu_mul.gpu_promises import (
     check_empty_allocating_and_leading_dims,
     check_small_tiles_on_ragged_shapes,
 )
+from workbench.kernels.silu_mul.spec import SPEC as SILU_SPEC
+from workbench.kernels.tilelang_support import access_widths, lower_to_source
 
 pytest.importorskip("tilelang")
 

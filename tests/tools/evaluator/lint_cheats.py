@@ -13,8 +13,8 @@ TILELANG = '''"""RoPE in TileLang (test data)."""
 
 import torch
 {imports}
-from kernels.rope.spec import SPEC
-from kernels.tilelang_support import compile_kernel, tilelang_dtype
+from workbench.kernels.rope.spec import SPEC
+from workbench.kernels.tilelang_support import compile_kernel, tilelang_dtype
 
 CONFIG = {{"block_rows": 32, "threads": 128}}
 
@@ -83,7 +83,7 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 {imports}
-from kernels.rope.spec import SPEC
+from workbench.kernels.rope.spec import SPEC
 
 CONFIG = {{"block_tokens": 16, "block_heads": 8, "num_warps": 4}}
 
@@ -371,7 +371,12 @@ CHEATS = [
     _cheat("env patched", "ninetoothed", "may not patch torch, sys, os", '    os.environ["TRITON_INTERPRET"] = "0"\n'),
     _cheat("the evaluator", "ninetoothed", "imports tools.evaluator", imports="from tools.evaluator import judge"),
     _cheat("import tools", "tilelang", "imports tools", imports="import tools"),
-    _cheat("the registry", "tilelang", "imports kernels.registry", imports="from kernels import registry"),
+    _cheat(
+        "the registry",
+        "tilelang",
+        "imports workbench.kernels.registry",
+        imports="from workbench.kernels import registry",
+    ),
     _cheat("threading", "ninetoothed", "imports threading", imports="import threading"),
     _cheat("multiprocessing", "tilelang", "imports multiprocessing", imports="import multiprocessing"),
     _cheat("subprocess", "ninetoothed", "imports subprocess", imports="import subprocess"),
@@ -419,7 +424,7 @@ CHEATS = [
         "the reference by import",
         "ninetoothed",
         "may not use the reference",
-        imports="from kernels.rope.spec import reference",
+        imports="from workbench.kernels.rope.spec import reference",
     ),
     _cheat("the spec's comparison", "tilelang", ".compare", "    SPEC.compare(out, (x, sin, cos), x.dtype)\n"),
     _cheat(
@@ -533,10 +538,14 @@ TORCH_CHEATS = [
     ("sys.modules", torch_file("    judge = sys.modules['__main__']\n", "import sys"), ".modules (sys.modules)"),
     (
         "the reference",
-        torch_file("    y = SPEC.reference(x, sin, cos)\n", "from kernels.rope.spec import SPEC"),
+        torch_file("    y = SPEC.reference(x, sin, cos)\n", "from workbench.kernels.rope.spec import SPEC"),
         ".reference",
     ),
-    ("reference import", torch_file("", "from kernels.rope.spec import reference"), "may not use the reference"),
+    (
+        "reference import",
+        torch_file("", "from workbench.kernels.rope.spec import reference"),
+        "may not use the reference",
+    ),
     ("env var", torch_file("    seeds = os.environ['KW_SEEDS']\n", "import os"), "reads os.environ['KW_SEEDS']"),
     ("getenv", torch_file("    seeds = os.getenv('KW_SEEDS')\n", "import os"), "calls os.getenv()"),
 ]

@@ -89,7 +89,7 @@ def _check(record, cheat: Cheat) -> None:
     if cheat.stage == "bounded":
         # The residual: a kernel that follows the chain is stopped only by the copy bound. It may pass, but
         # no figure of it may be beyond the bound; one that is fails as a measurement error.
-        from kernels import registry
+        from workbench.kernels import registry
 
         bound = registry.spec(record.op).copy_bound
         figures = [s.fraction_of_copy for b in record.benchmark for s in (b.graph, b.eager) if s and s.fraction_of_copy]
@@ -256,7 +256,7 @@ def test_without_chaining_a_fusing_cheat_would_be_accepted(folder, monkeypatch):
     """The fusion cheat is a real one: judged with the op's chain links removed, it passes every stage."""
     import dataclasses
 
-    from kernels import registry
+    from workbench.kernels import registry
 
     cheat = cheats.FUSION_CHEATS[0]  # two calls' work in one (eager)
     unchained = dataclasses.replace(registry.spec("rope"), chain=())
@@ -274,8 +274,8 @@ def _round_three_chain(monkeypatch, op: str = "rms_norm") -> None:
 
     import torch
 
-    from kernels import registry
     from tools.evaluator import layout
+    from workbench.kernels import registry
 
     monkeypatch.setattr(layout, "chain_lead", lambda arg_nbytes, out_nbytes: 0)
     spec = registry.spec(op)
@@ -312,8 +312,8 @@ def test_on_the_cpu_a_figure_beyond_the_copy_bound_is_a_measurement_error(folder
     speed, the honest file (a third of it or more) is beyond it in every round."""
     import dataclasses
 
-    from kernels import registry
     from tools.evaluator import figures
+    from workbench.kernels import registry
 
     monkeypatch.setattr(figures, "CPU_WORK_FACTOR", 0.0)  # held to the bound however loaded the machine is
     tight = dataclasses.replace(registry.spec("rms_norm"), copy_bound=0.01)

@@ -197,8 +197,8 @@ def _seat_timed(name: str, seconds: float, rounds: int = 6) -> Seat:
 
 
 def _results(candidate_seconds: float, copy_seconds: float, op: str = "rope"):
-    from kernels import registry
     from tools.evaluator.records import ShapeBenchmark
+    from workbench.kernels import registry
 
     record = ShapeBenchmark(shape="s", dims=[1], dtype="bf16", bytes_moved=2**27, ceiling_gbps=None)
     notes: list[str] = []

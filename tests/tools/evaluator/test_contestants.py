@@ -21,8 +21,8 @@ def test_the_compiled_yardstick_compiles_each_shape_on_its_own(monkeypatch):
     # One function for all shapes recompiled into a dynamic kernel, then fell back to eager (H200, rope_qk).
     import torch._dynamo
 
-    from kernels.rms_norm.spec import SPEC
     from tools.evaluator import contestants
+    from workbench.kernels.rms_norm.spec import SPEC
 
     real_compile = torch.compile
     compiled_for = []
@@ -47,9 +47,9 @@ def test_the_compiled_yardstick_compiles_each_shape_on_its_own(monkeypatch):
 
 def test_liger_keeps_the_bindings_of_the_current_shape_only(monkeypatch):
     # Each binding holds copies of its set's inputs; kept for every shape they filled the H200 (silu_mul bench).
-    from kernels.liger_support import LigerCall
     from tools import liger as liger_adapters
     from tools.evaluator import contestants
+    from workbench.kernels.liger_support import LigerCall
 
     made = []
 

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 import torch
 
-from kernels.rope import candidates as rope_candidates
 from tests.tools import candidates
 from tools.evaluator.evaluate import evaluate
 from tools.evaluator.options import EvalOptions
 from tools.evaluator.records import EvalRecord
+from workbench.kernels.rope import candidates as rope_candidates
 
 # A decode1 and a decode8 shape (the hidden ones are checked whatever is asked): each named shape costs a benchmark.
 SHAPES = ["llama3.2-1b/decode1/q", "llama3.2-1b/decode8/q"]

@@ -51,7 +51,7 @@ def _edit(path: Path) -> None:
 )
 def test_a_change_to_a_module_the_judge_loaded_changes_the_hash(tree, monkeypatch, changed):
     importlib.import_module("tools.evaluator.decide")  # the judge imports it to gate its dtypes stage
-    importlib.import_module("kernels.rope.spec")
+    importlib.import_module("workbench.kernels.rope.spec")
     _loaded(tree, monkeypatch)
     before, modules = evaluate.harness_sha256()
     assert changed in modules
@@ -60,7 +60,7 @@ def test_a_change_to_a_module_the_judge_loaded_changes_the_hash(tree, monkeypatc
 
 
 def test_a_module_the_judge_never_loaded_is_not_covered(tree, monkeypatch):
-    name = "kernels.rope.candidates"
+    name = "workbench.kernels.rope.candidates"
     monkeypatch.delitem(sys.modules, name, raising=False)
     _loaded(tree, monkeypatch)
     before, modules = evaluate.harness_sha256()

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-from kernels import registry
-from kernels.spec import NamedShape, OpSpec
 from tools.evaluator.layout import OUTPUT_ARENA, Layout, chain_lead, chain_lead_elements, chained_input
+from workbench.kernels import registry
+from workbench.kernels.spec import NamedShape, OpSpec
 
 OPS = ("rope", "rope_qk", "rms_norm", "add_rms_norm", "silu_mul")
 DTYPE = torch.bfloat16

@@ -15,19 +15,19 @@ from pathlib import Path
 
 import pytest
 
-from kernels.add_rms_norm.candidates import (
+from tools.evaluator.evaluate import evaluate
+from tools.evaluator.options import EvalOptions
+from tools.evaluator.records import EvalRecord
+from workbench.kernels.add_rms_norm.candidates import (
     GOOD_ADD_RMS_NORM as GOOD,
 )
-from kernels.add_rms_norm.candidates import (
+from workbench.kernels.add_rms_norm.candidates import (
     RETURNS_ONLY_NORMED,
     TRUNCATES_THE_SUM,
     WRITES_ONLY_NORMED,
     WRITES_ONLY_SUM,
 )
-from kernels.rope_qk.candidates import COPIES_K_UNROTATED, GOOD_ROPE_QK, K_AT_THE_FIRST_POSITION
-from tools.evaluator.evaluate import evaluate
-from tools.evaluator.options import EvalOptions
-from tools.evaluator.records import EvalRecord
+from workbench.kernels.rope_qk.candidates import COPIES_K_UNROTATED, GOOD_ROPE_QK, K_AT_THE_FIRST_POSITION
 
 # A decode1 and a decode8 shape of the two models (the hidden ones are checked whatever is asked).
 SHAPES = ["llama3.2-1b/decode1", "llama3-8b/decode8"]

@@ -35,7 +35,7 @@ def candidate():
 def test_a_runner_is_stopped_between_requests_only_when_pausing(candidate, pausing, state):
     runner = RunnerProcess(
         "candidate",
-        {"kind": "file", "path": str(candidate), "op": "rms_norm", "module": "kernels.rms_norm.ninetoothed"},
+        {"kind": "file", "path": str(candidate), "op": "rms_norm", "module": "workbench.kernels.rms_norm.ninetoothed"},
         device="cpu",
         target="auto",
         cache_key=f"process-test-{pausing}",

@@ -17,7 +17,7 @@ from tools.evaluator.static_check import check_file, check_source
 from tools.paths import default_candidate
 
 OPS = ("rope", "rope_qk", "rms_norm", "add_rms_norm", "silu_mul")
-HEADER = "import torch\nimport tilelang.language as T\nfrom kernels.rope.spec import SPEC\n\n\n"
+HEADER = "import torch\nimport tilelang.language as T\nfrom workbench.kernels.rope.spec import SPEC\n\n\n"
 
 
 def rope_file(body: str) -> str:
@@ -159,8 +159,8 @@ def test_forbidden_calls_are_refused_with_the_line(body, fragment):
         ("import threading\n", "imports threading"),
         ("from concurrent.futures import ThreadPoolExecutor\n", "imports concurrent.futures"),
         ("import subprocess\n", "imports subprocess"),
-        ("from kernels.registry import operator\n", "imports kernels.registry"),
-        ("from kernels.rope.spec import reference\n", "may not use the reference"),
+        ("from workbench.kernels.registry import operator\n", "imports workbench.kernels.registry"),
+        ("from workbench.kernels.rope.spec import reference\n", "may not use the reference"),
         ("import importlib\n", "imports importlib"),
         ("from transformers.models.llama import modeling_llama\n", "imports transformers.models.llama"),
     ],

@@ -73,7 +73,7 @@ def _start(runners: _Started, path: Path, key: str, *, separate_uid: bool = Fals
     setup = dataclasses.replace(sandbox.setup(), uid_per_runner=separate_uid and confine.is_root())
     runner = RunnerProcess(
         "candidate",
-        {"kind": "file", "path": str(path), "op": "rms_norm", "module": "kernels.rms_norm.ninetoothed"},
+        {"kind": "file", "path": str(path), "op": "rms_norm", "module": "workbench.kernels.rms_norm.ninetoothed"},
         device="cpu",
         target="auto",
         cache_key=key,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import torch
 
-from kernels.add_rms_norm.spec import SPEC
-from kernels.cpp_support import DTYPE_CODES, load
+from workbench.kernels.add_rms_norm.spec import SPEC
+from workbench.kernels.cpp_support import DTYPE_CODES, load
 
 THREADS = 256
 

@@ -11,8 +11,8 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
-from kernels.add_rms_norm.spec import SPEC
-from kernels.ninetoothed_support import interpreting, ninetoothed_dtype
+from workbench.kernels.add_rms_norm.spec import SPEC
+from workbench.kernels.ninetoothed_support import interpreting, ninetoothed_dtype
 
 BLOCK_SIZE = 512
 NUM_WARPS = 4

@@ -4,8 +4,8 @@ for the sum of squares and again for the outputs; the thread count was picked wi
 # No `from __future__ import annotations`: TileLang evaluates the kernel's parameter annotations.
 import torch
 
-from kernels.add_rms_norm.spec import SPEC
-from kernels.tilelang_support import compile_kernel, tilelang_dtype
+from workbench.kernels.add_rms_norm.spec import SPEC
+from workbench.kernels.tilelang_support import compile_kernel, tilelang_dtype
 
 _kernels: dict[tuple, object] = {}
 

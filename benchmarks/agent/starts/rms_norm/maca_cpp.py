@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import torch
 
-from kernels.cpp_support import DTYPE_CODES, load
-from kernels.rms_norm.spec import SPEC
+from workbench.kernels.cpp_support import DTYPE_CODES, load
+from workbench.kernels.rms_norm.spec import SPEC
 
 THREADS = 256
 

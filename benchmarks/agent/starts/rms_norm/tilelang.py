@@ -4,8 +4,8 @@ and again for the output; the thread count was picked without measuring."""
 # No `from __future__ import annotations`: TileLang evaluates the kernel's parameter annotations.
 import torch
 
-from kernels.rms_norm.spec import SPEC
-from kernels.tilelang_support import compile_kernel, tilelang_dtype
+from workbench.kernels.rms_norm.spec import SPEC
+from workbench.kernels.tilelang_support import compile_kernel, tilelang_dtype
 
 _kernels: dict[tuple, object] = {}
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import torch
 
-from kernels.cpp_support import DTYPE_CODES, load
-from kernels.rope.spec import SPEC
+from workbench.kernels.cpp_support import DTYPE_CODES, load
+from workbench.kernels.rope.spec import SPEC
 
 THREADS = 256
 

@@ -10,8 +10,8 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
-from kernels.ninetoothed_support import interpreting, ninetoothed_dtype
-from kernels.rope.spec import SPEC
+from workbench.kernels.ninetoothed_support import interpreting, ninetoothed_dtype
+from workbench.kernels.rope.spec import SPEC
 
 BLOCK_TOKENS = 4
 BLOCK_HEADS = 4

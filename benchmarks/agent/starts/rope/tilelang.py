@@ -4,8 +4,8 @@ every access masked, the tables read again for every head; sizes picked without 
 # No `from __future__ import annotations`: TileLang evaluates the kernel's parameter annotations.
 import torch
 
-from kernels.rope.spec import SPEC
-from kernels.tilelang_support import compile_kernel, tilelang_dtype
+from workbench.kernels.rope.spec import SPEC
+from workbench.kernels.tilelang_support import compile_kernel, tilelang_dtype
 
 _kernels: dict[tuple, object] = {}
 

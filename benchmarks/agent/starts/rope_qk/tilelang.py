@@ -4,8 +4,8 @@ per 8 rows x 32 rotated pairs, every access masked); sizes picked without measur
 # No `from __future__ import annotations`: TileLang evaluates the kernel's parameter annotations.
 import torch
 
-from kernels.rope_qk.spec import SPEC
-from kernels.tilelang_support import compile_kernel, tilelang_dtype
+from workbench.kernels.rope_qk.spec import SPEC
+from workbench.kernels.tilelang_support import compile_kernel, tilelang_dtype
 
 _kernels: dict[tuple, object] = {}
 

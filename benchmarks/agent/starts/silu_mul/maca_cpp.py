@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import torch
 
-from kernels.cpp_support import DTYPE_CODES, load
-from kernels.silu_mul.spec import SPEC
+from workbench.kernels.cpp_support import DTYPE_CODES, load
+from workbench.kernels.silu_mul.spec import SPEC
 
 THREADS = 256
 

@@ -10,8 +10,8 @@ import ninetoothed.language as ntl
 import torch
 from ninetoothed import Tensor
 
-from kernels.ninetoothed_support import interpreting, ninetoothed_dtype
-from kernels.silu_mul.spec import SPEC
+from workbench.kernels.ninetoothed_support import interpreting, ninetoothed_dtype
+from workbench.kernels.silu_mul.spec import SPEC
 
 BLOCK_SIZE = 1024
 NUM_WARPS = 4
