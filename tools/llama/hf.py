@@ -31,6 +31,7 @@ import inspect
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import torch
@@ -215,6 +216,26 @@ def _decoder_forward(op: CustomOp) -> Callable:
     return forward
 
 
+def _patch_forward(
+    patch: LlamaPatch,
+    model: torch.nn.Module | None,
+    cls: type,
+    forward: Callable,
+    prepare: Callable[[torch.nn.Module], None] | None = None,
+) -> int | None:
+    """`forward` in place of `cls.forward`: on the class (no model: every model built later), or on each of the
+    model's modules of that class, `prepare`d first; how many modules were patched (None: the class)."""
+    if model is None:
+        _set(patch, cls, "forward", forward)
+        return None
+    modules = [m for m in model.modules() if isinstance(m, cls)]
+    for module in modules:
+        if prepare is not None:
+            prepare(module)
+        _set(patch, module, "forward", forward.__get__(module))
+    return len(modules)
+
+
 def _fuse_gate_up(patch: LlamaPatch, mlp: torch.nn.Module) -> None:
     """[gate_proj; up_proj] in one buffer, gate and up made views of it: one matmul gives silu_mul its input."""
     gate, up = mlp.gate_proj, mlp.up_proj
@@ -277,15 +298,7 @@ def patch_llama(
     layers = list(base.layers) if model is not None else []
     if rms_norm:
         op = register("rms_norm", backend)
-        forward = _rms_norm_forward(op)
-        if model is None:
-            _set(patch, hf.LlamaRMSNorm, "forward", forward)
-            record("LlamaRMSNorm.forward", op, None)
-        else:
-            norms = [m for m in model.modules() if isinstance(m, hf.LlamaRMSNorm)]
-            for norm in norms:
-                _set(patch, norm, "forward", forward.__get__(norm))
-            record("LlamaRMSNorm.forward", op, len(norms))
+        record("LlamaRMSNorm.forward", op, _patch_forward(patch, model, hf.LlamaRMSNorm, _rms_norm_forward(op)))
     if rope:
         op = register("rope_qk", backend)
         # A module function the attention's forward looks up per call: one model cannot have it alone.
@@ -293,16 +306,8 @@ def patch_llama(
         record("apply_rotary_pos_emb", op, None)
     if swiglu:
         op = register("silu_mul", backend)
-        forward = _mlp_forward(op)
-        if model is None:
-            _set(patch, hf.LlamaMLP, "forward", forward)
-            record("LlamaMLP.forward", op, None)
-        else:
-            mlps = [m for m in model.modules() if isinstance(m, hf.LlamaMLP)]
-            for mlp in mlps:
-                _fuse_gate_up(patch, mlp)
-                _set(patch, mlp, "forward", forward.__get__(mlp))
-            record("LlamaMLP.forward", op, len(mlps))
+        fuse = partial(_fuse_gate_up, patch)
+        record("LlamaMLP.forward", op, _patch_forward(patch, model, hf.LlamaMLP, _mlp_forward(op), fuse))
     if add_rms_norm:
         op = register("add_rms_norm", backend)
         forward = _decoder_forward(op)
