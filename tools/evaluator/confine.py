@@ -46,6 +46,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tools.evaluator.host_paths import readable_by_others, runner_root, separation_blockers  # noqa: F401
+
 CLONE_NEWNET = 0x40000000
 CLONE_NEW_FLAGS = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000, 0x00000080)
 PR_SET_CHILD_SUBREAPER = 36
@@ -95,33 +97,6 @@ CACHE_FOLDERS = frozenset({*CACHE_VARIABLES.values(), ".ninetoothed"})
 
 def is_root() -> bool:
     return os.geteuid() == 0
-
-
-def runner_root() -> Path:
-    """Where runners' caches and scratch folders live: traversable by runner uids, writable by the judge only."""
-    base = Path(os.environ.get("KW_RUNNER_DIR") or Path(tempfile.gettempdir()) / f"kernel-workbench-{os.geteuid()}")
-    base.mkdir(parents=True, exist_ok=True)
-    os.chmod(base, 0o711)
-    return base
-
-
-def readable_by_others(path: Path) -> bool:
-    """Whether a user other than the owner (and not root) can reach and read `path`."""
-    path = Path(path).resolve()
-    try:
-        for parent in reversed(path.parents):
-            if not os.stat(parent).st_mode & stat.S_IXOTH:
-                return False
-        mode = os.stat(path).st_mode
-    except OSError:
-        return False
-    need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(mode) else 0)
-    return mode & need == need
-
-
-def separation_blockers(paths: list[Path]) -> list[str]:
-    """The paths a runner of another uid could not read (why uid separation is off), empty when none."""
-    return [str(p) for p in paths if p and not readable_by_others(p)]
 
 
 def interpreter_paths() -> list[Path]:

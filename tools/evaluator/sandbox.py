@@ -412,7 +412,7 @@ class Setup:
         """
         if self.mode != "namespaces":
             return []
-        from tools.evaluator.confine import runner_root
+        from tools.evaluator.host_paths import runner_root
 
         own = (runner_root(),) if writable is None else writable
         return [*bwrap_args(self.mechanisms.bwrap, writable=own, readable=readable), "--"]
@@ -457,7 +457,7 @@ def setup(readable_for_uids: list[Path] = ()) -> Setup:
         notes.append("no Landlock either: runners run as the judge's user, unconfined")
     uid_per_runner = is_root() and mode != "none"
     if is_root() and mode == "landlock":
-        from tools.evaluator.confine import separation_blockers
+        from tools.evaluator.host_paths import separation_blockers
 
         blockers = separation_blockers([*code_paths(), *readable_for_uids])
         if blockers:
