@@ -309,7 +309,7 @@ class Listener:
 def project_copy(folder: Path, owner: str | None) -> Path:
     """A checkout the attack may try to write: the packages a judge imports, a .git, owned by `owner`."""
     root = folder / "project"
-    for name in ("kernels", "tools", "agent", "prompts"):
+    for name in ("kernels", "tools", "workbench", "agent", "prompts"):
         shutil.copytree(PROJECT_ROOT / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
     (root / ".git").mkdir()
     (root / ".git" / "config").write_text("[core]\n")
