@@ -38,7 +38,7 @@ def agent(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> su
 def clone_with(run_id: str, tmp_path: Path) -> Path:
     """Another clone, at another path: the packages the CLI imports and one example run, nothing of ROOT's."""
     clone = tmp_path / "elsewhere" / "clone"
-    for part in ("agent", "tools", "kernels", "prompts"):
+    for part in ("agent", "tools", "kernels", "workbench", "prompts"):
         shutil.copytree(ROOT / part, clone / part, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(EXAMPLES / run_id, clone / "examples" / "runs" / run_id)
     return clone

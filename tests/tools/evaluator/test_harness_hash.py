@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[3]
 @pytest.fixture
 def tree(tmp_path, monkeypatch) -> Path:
     """A copy of the project's packages, as the project root the hash reads from."""
-    for package in ("tools", "kernels", "agent"):
+    for package in ("tools", "kernels", "workbench", "agent"):
         shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(evaluate, "PROJECT_ROOT", tmp_path)
     return tmp_path
