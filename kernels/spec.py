@@ -204,7 +204,12 @@ class OpSpec:
     # (*args) -> the same values as a model of the MetaX camp passes them (rope: sin/cos in x's dtype and
     # longer than seq; rms_norm: x with a leading batch dim): one more correctness case on a few shapes.
     camp_inputs: Callable[..., tuple] | None = None
-    # How the calls of a timed batch depend on each other: call i+1's argument `arg` begins with the second
+    # (*args) -> per output, the magnitude of the largest terms summed into each element (rope: |x1 cos| +
+    # |x2 sin|). Where such terms cancel, any fp32 computation, the reference's own included, is off by some
+    # ulp of the terms, not of the small result: `compare` allows FP32_TERM_ULPS of them besides the
+    # tolerance. None: no output is a difference of large terms.
+    term_scale: Callable[..., tuple[torch.Tensor, ...]] | None = None
+    # How the calls of a timed batch depend on each other: call i+1's argument `arg` ends with the first
     # half of call i's output. Every op with an output that fits one of its arguments has a link.
     chain: tuple[ChainLink, ...] = ()
     # No honest call moves its bytes faster than a copy of the same bytes, timed the same way, by more than
@@ -308,15 +313,23 @@ class OpSpec:
 
     def compare(self, out, args: tuple, dtype: torch.dtype) -> Comparison:
         """`out` (a tensor, or a tuple for several outputs) against the fp32 reference."""
-        return self.compare_to(out, self.as_outputs(self.reference(*args)), dtype)
+        return self.compare_to(out, self.as_outputs(self.reference(*args)), dtype, scales=self.term_scales(args))
 
-    def compare_to(self, out, refs: tuple, dtype: torch.dtype, detail: bool = True) -> Comparison:
+    def term_scales(self, args: tuple) -> tuple[torch.Tensor, ...] | None:
+        """Per output, the magnitude of the terms that cancel in it (`term_scale`), or None."""
+        return None if self.term_scale is None else tuple(self.term_scale(*args))
+
+    def compare_to(
+        self, out, refs: tuple, dtype: torch.dtype, detail: bool = True, scales: tuple | None = None
+    ) -> Comparison:
         """`out` against references already computed (`as_outputs(reference(*args))`): the judge reuses them.
 
         `detail` False: a pass says only that (its errors are NaN, not measured); a failure is described.
+        `scales`: `term_scales(args)` of the same args, where the inputs can make terms cancel (hazard rows).
         """
+        scales = scales or (None,) * len(refs)
         if not self.multi_output:
-            return compare(out, refs[0], self.tolerance(dtype), detail)
+            return compare(out, refs[0], self.tolerance(dtype), detail, scales[0])
         names = ", ".join(self.outputs)
         if not isinstance(out, (tuple, list)) or len(out) != len(refs):
             got = f"a {type(out).__name__}" + (f" of {len(out)}" if isinstance(out, (tuple, list)) else "")
@@ -327,8 +340,8 @@ class OpSpec:
             message = f"{self.name}'s outputs ({names}) must be tensors; got {kinds}"
             return Comparison(False, float("inf"), float("inf"), None, 0, message)
         parts = [
-            (name, compare(o, ref, self.tolerance(dtype, name), detail))
-            for name, o, ref in zip(self.outputs, out, refs, strict=True)
+            (name, compare(o, ref, self.tolerance(dtype, name), detail, scale))
+            for name, o, ref, scale in zip(self.outputs, out, refs, scales, strict=True)
         ]
         return combine(parts)
 
@@ -366,11 +379,20 @@ def combine(parts: Sequence[tuple[str, Comparison]]) -> Comparison:
     return Comparison(False, max_abs, max_rel, bad[0][1].first_bad_index, nonfinite, message)
 
 
-def compare(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance, detail: bool = True) -> Comparison:
+# Ulps of fp32 of the cancelling terms allowed besides the tolerance: the reference rounds each product and
+# the sum (two roundings on the terms' scale), a kernel as many, or one fused (FMA).
+FP32_TERM_ULPS = 4
+
+
+def compare(
+    out: torch.Tensor, ref: torch.Tensor, tol: Tolerance, detail: bool = True, scale: torch.Tensor | None = None
+) -> Comparison:
     """Compare `out` to the fp32 reference `ref`; NaN and Inf always fail.
 
     `detail` False: one device sync where the outputs pass (the judge's timed batches, hundreds per
     evaluation), whose error figures are then NaN (not measured); a failure is measured as always.
+    `scale`: the magnitude of terms that cancel in each element (OpSpec.term_scale); FP32_TERM_ULPS ulps of
+    it are allowed besides atol + rtol * |ref|.
     """
     if out.shape != ref.shape:
         return Comparison(False, float("inf"), float("inf"), None, 0, f"shape {tuple(out.shape)} != {tuple(ref.shape)}")
@@ -379,13 +401,13 @@ def compare(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance, detail: bool =
     got = out.detach().to(device=ref.device, dtype=torch.float32)
     if not detail:
         # NaN compares false and an infinite output's difference is inf or NaN: non-finite outputs fail here too.
-        within = (got - ref).abs() <= tol.atol + tol.rtol * ref.abs()
+        within = (got - ref).abs() <= _allowed(ref, tol, scale)
         if bool(within.all()):
             return Comparison(True, float("nan"), float("nan"), None, 0, "ok")
     finite = torch.isfinite(got)
     nonfinite = int((~finite).sum())
     diff = (got - ref).abs()
-    bad = ~finite | (diff > tol.atol + tol.rtol * ref.abs())
+    bad = ~finite | (diff > _allowed(ref, tol, scale))
     diff = torch.where(finite, diff, torch.full_like(diff, float("inf")))
     max_abs = float(diff.max())
     # The floor keeps an exact tolerance (atol 0) from dividing 0 by 0.
@@ -402,3 +424,11 @@ def compare(out: torch.Tensor, ref: torch.Tensor, tol: Tolerance, detail: bool =
     if nonfinite:
         message = f"{nonfinite} NaN/Inf in output; " + message
     return Comparison(False, max_abs, max_rel, index, nonfinite, message)
+
+
+def _allowed(ref: torch.Tensor, tol: Tolerance, scale: torch.Tensor | None) -> torch.Tensor:
+    allowed = tol.atol + tol.rtol * ref.abs()
+    if scale is None:
+        return allowed
+    ulp = torch.finfo(torch.float32).eps
+    return allowed + FP32_TERM_ULPS * ulp * scale.to(device=ref.device, dtype=torch.float32)

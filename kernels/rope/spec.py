@@ -63,6 +63,16 @@ def reference(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor) -> torch.Te
     return torch.cat((x1 * c - x2 * s, x2 * c + x1 * s), dim=-1)
 
 
+def term_scale(x: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor) -> tuple[torch.Tensor]:
+    """|x1 cos| + |x2 sin| for both halves: what each output element's two products sum to before cancelling."""
+    half, seq = x.shape[-1] // 2, x.shape[1]
+    xf = x.float().abs()
+    x1, x2 = xf[..., :half], xf[..., half:]
+    s = sin[:seq].float().abs()[None, :, None, :]
+    c = cos[:seq].float().abs()[None, :, None, :]
+    return (torch.cat((x1 * c + x2 * s, x2 * c + x1 * s), dim=-1),)
+
+
 def make_inputs(dims: tuple[int, ...], dtype: torch.dtype, seed: int, device: str = "cpu") -> tuple:
     """x ~ N(0, 1); tables for `seq` consecutive positions starting at a seeded offset."""
     _batch, seq, _heads, head_dim = dims
@@ -208,6 +218,7 @@ SPEC = OpSpec(
     random_hidden_shape=random_hidden_shape,
     hazards=hazards,
     camp_inputs=camp_inputs,
+    term_scale=term_scale,
     chain=(ChainLink(arg=0, output=0),),  # the next call rotates half of this call's output, then fresh rows
     copy_bound=1.10,
 )

@@ -31,6 +31,7 @@ from workbench.kernels.llama import DECODE_BATCHES, FAMILY, FAMILY_TOKENS, MODEL
 from workbench.kernels.rope.spec import camp_tables, rope_tables
 from workbench.kernels.rope.spec import check_inputs as check_rope_inputs
 from workbench.kernels.rope.spec import reference as rope_reference
+from workbench.kernels.rope.spec import term_scale as rope_term_scale
 from workbench.kernels.spec import ONE_ROUNDING, ChainLink, NamedShape, OpSpec, hazard_rows
 from workbench.kernels.validation import check_out_pair
 
@@ -40,6 +41,11 @@ OUTPUTS = ("q", "k")
 def reference(q: torch.Tensor, k: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor) -> tuple[torch.Tensor, ...]:
     """(q, k) rotated in fp32; the caller rounds each once to the output dtype."""
     return rope_reference(q, sin, cos), rope_reference(k, sin, cos)
+
+
+def term_scale(q: torch.Tensor, k: torch.Tensor, sin: torch.Tensor, cos: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Per output, the magnitude of the two products each element sums (rope's, for q and for k)."""
+    return rope_term_scale(q, sin, cos) + rope_term_scale(k, sin, cos)
 
 
 def output_shapes(
@@ -154,6 +160,7 @@ SPEC = OpSpec(
     outputs=OUTPUTS,
     output_shapes=output_shapes,
     hazards=hazards,
+    term_scale=term_scale,
     camp_inputs=lambda q, k, sin, cos: (q, k, *camp_tables(q, q.shape[1], q.shape[-1])),
     chain=(ChainLink(arg=0, output=0), ChainLink(arg=1, output=1)),  # half of each output, then fresh rows
     copy_bound=1.10,
