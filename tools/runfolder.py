@@ -252,7 +252,7 @@ class RunBusyError(RuntimeError):
 
 class RunFolder:
     def __init__(self, path: Path):
-        self.path = Path(path)
+        self.path = Path(path).absolute()  # recorded paths stay right after a chdir (the git worktree)
 
     @classmethod
     def create(cls, root: Path, run_id: str) -> RunFolder:

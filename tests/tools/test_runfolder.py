@@ -120,3 +120,12 @@ def test_a_run_has_one_live_holder_and_a_killed_holder_frees_it(tmp_path):
         holder.wait()
     with folder.hold():
         assert (folder.path / HOLD_FILE).read_text() == f"pid {os.getpid()}\n"
+
+
+def test_a_folder_named_relative_to_the_working_directory_is_found_after_a_chdir(tmp_path, monkeypatch):
+    """`--runs-dir runs/x` on the command line; the loop later works inside the run's git worktree."""
+    monkeypatch.chdir(tmp_path)
+    folder = RunFolder(Path("runs") / "r1")
+    folder.write("iterations/0000/eval.json", "{}\n")
+    monkeypatch.chdir(tmp_path / "runs")
+    assert folder.locate("iterations/0000/eval.json").read_text() == "{}\n"
