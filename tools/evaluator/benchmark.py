@@ -32,7 +32,7 @@ from tools.evaluator.process import RunnerFailed
 from tools.evaluator.records import ShapeBenchmark, StageResult
 from tools.evaluator.seating import Seating, seats_of, sets_for
 from tools.evaluator.seats import Seat, fail_seat, live, op_layout
-from tools.evaluator.stages import PhaseClock, StageFailed, out_of_memory
+from tools.evaluator.stages import PhaseClock, StageFailed, brief_error, out_of_memory
 from tools.evaluator.timer import BatchTimer
 from tools.evaluator.verify import Verifier, sample_calls
 from workbench.kernels.spec import NamedShape, OpSpec, parse_dtype
@@ -363,7 +363,9 @@ class Benchmark:
             return
         self.timer.settle(candidate)
         if not reply.ok:
-            fail_seat(candidate, f"raised on tensors allocated as a model allocates them: {reply.error}", notes)
+            fail_seat(
+                candidate, f"raised on tensors allocated as a model allocates them: {brief_error(reply.error)}", notes
+            )
             return
         snapshot = self.timer.snapshot_buffer(candidate)
         snapshot.copy_(arenas[OUTPUT_ARENA][: snapshot.numel()])
