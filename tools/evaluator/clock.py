@@ -75,18 +75,30 @@ class DeviceClock:
         return True
 
     def ceiling_gbps(self) -> float:
-        """The device's large-copy bandwidth (1 GiB moved), the judge's own copy: above it is not DRAM."""
+        """The device's large-copy bandwidth (1 GiB moved), the judge's own copy: above it is not DRAM.
+
+        The faster of the driver's device-to-device memcpy and an elementwise kernel over the same bytes: on an
+        H100 the memcpy moved 2536 GB/s where a copy kernel of the same size moved about 2950, so a kernel at
+        the copy kernel's speed read as past the ceiling (benchmarks/probes/judge_vs_dobench.md).
+        """
         half = 2**29
         src = torch.empty(half, dtype=torch.uint8, device=self.device).random_()
         dst = torch.empty_like(src)
+        words, into = src.view(torch.int32), dst.view(torch.int32)
+        copies = (lambda: dst.copy_(src), lambda: torch.bitwise_not(words, out=into))
+        best = min(self._median_s(copy) for copy in copies)
+        return 2 * half / best / 1e9
+
+    def _median_s(self, work) -> float:
+        """The median of five timed runs of `work`, in seconds, each after a sync."""
+        work()  # the elementwise kernel's first launch loads it
         times = []
         for _ in range(5):
             self.sync()
             begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             begin.record()
-            dst.copy_(src)
+            work()
             end.record()
             end.synchronize()
             times.append(begin.elapsed_time(end) / 1e3)
-        del src, dst
-        return 2 * half / statistics.median(times) / 1e9
+        return statistics.median(times)
