@@ -36,10 +36,9 @@ def chain_lead(arg_nbytes: int, output_nbytes: int) -> int:
     """Bytes of fresh values a chained argument begins with, before the previous call's output: aligned as an
     arena's tensors, so that the argument ends with about the first half of that output.
 
-    The first half, not the second: the second half is what the previous call wrote last, and an argument led
-    by it read up to the L2's size of its input from the L2 (an honest rms_norm then beat the device's copy
-    bandwidth on an H100, 2912 against 2531 GB/s). Under 32 bytes of output (no op's shape has so few) the
-    whole output ends the argument.
+    The first half, not the second: the second half is what the previous call wrote last, the part most
+    likely still in the L2, which a model's next use of it would not find there. Under 32 bytes of output (no
+    op's shape has so few) the whole output ends the argument.
     """
     half = output_nbytes // 2
     align = ALIGN if half >= ALIGN else CHAIN_ALIGN
