@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tools.evaluator.options import EvalOptions
 from tools.evaluator.records import Environment, EvalRecord, geomean
@@ -33,6 +33,8 @@ RESULTS_FILE = "agent.json"
 # kernel's fraction of copy.
 REACH = 0.9
 FAST_P = (1.0, 1.2)
+# The fewest timed rounds per shape a case may ask for, so that cases of one table are measured alike.
+MIN_BATCHES = 6
 Against = Literal["torch", "compiled"]
 AGAINST: tuple[Against, ...] = ("torch", "compiled")
 AGAINST_TITLES: dict[Against, str] = {"torch": "torch eager", "compiled": "torch.compile"}
@@ -70,38 +72,27 @@ class AgentBenchOptions(BaseModel):
     total_minutes: float | None = Field(
         default=None, gt=0, description="start no case after this; the cases left get a `skipped` row"
     )
-    shapes: list[str] | None = Field(default=None, description="shape patterns for every case (None: all named)")
-    dtypes: list[str] = Field(default_factory=lambda: ["bf16"])
-    device: Literal["cuda", "cpu"] = "cuda"
-    target: str = "auto"
-    timeout_s: float = 900.0
-    batches: int = Field(default=10, ge=6)
-    compile_timeout_s: float | None = 90.0
-    allow_unconfined: bool = False
+    # How each case's loop evaluates its candidates: against torch eager, within the compile limit.
+    evaluation: EvalOptions = Field(
+        default_factory=lambda: EvalOptions(baselines=("eager",), device="cuda", compile_timeout_s=90.0)
+    )
     shipped_baselines: list[str] = Field(
         default_factory=lambda: ["eager", "compiled"], description="what the shipped kernel's evaluation times"
     )
     starts_dir: Path = STARTS_DIR
     out_dir: Path = PROJECT_ROOT / "benchmarks" / "results"
 
-    def evaluation(self) -> EvalOptions:
-        """How each case's loop evaluates its candidates: against torch eager, within the compile limit."""
-        return EvalOptions(
-            shapes=self.shapes,
-            dtypes=tuple(self.dtypes),
-            baselines=("eager",),
-            device=self.device,
-            target=self.target,
-            timeout_s=self.timeout_s,
-            batches=self.batches,
-            compile_timeout_s=self.compile_timeout_s,
-            allow_unconfined=self.allow_unconfined,
-        )
+    @field_validator("evaluation")
+    @classmethod
+    def _enough_batches(cls, evaluation: EvalOptions) -> EvalOptions:
+        if evaluation.batches < MIN_BATCHES:
+            raise ValueError(f"bench-agent times at least {MIN_BATCHES} batches a shape; got {evaluation.batches}")
+        return evaluation
 
     def shipped_evaluation(self) -> EvalOptions:
         """How the shipped kernel is evaluated beside a case: its baselines, no compile limit, no dtypes stage."""
         update = {"baselines": tuple(self.shipped_baselines), "compile_timeout_s": None, "other_dtypes": False}
-        return self.evaluation().model_copy(update=update)
+        return self.evaluation.model_copy(update=update)
 
 
 # ---------------------------------------------------------------------------------------------- the model

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from agent.commands.options import BACKENDS, EDITABLE, OPERATORS, common, confinement_gate, runs_dir
+from agent.commands.options import BACKENDS, EDITABLE, OPERATORS, common, confinement_gate, evaluation_options, runs_dir
 
 HELP = "the agent benchmark: the loop from first-draft kernels; write benchmarks/results/<gpu>/agent.json + .md"
 
@@ -61,14 +61,9 @@ def run(args) -> int:
         iterations=args.iterations,
         minutes=args.minutes,
         total_minutes=args.total_minutes,
-        shapes=args.shapes,
-        dtypes=args.dtypes,
-        device=device,
-        target=args.target,
-        timeout_s=args.timeout,
-        batches=args.batches,
-        compile_timeout_s=args.compile_timeout or None,
-        allow_unconfined=args.allow_unconfined,
+        evaluation=evaluation_options(
+            args, device=device, baselines=("eager",), compile_timeout_s=args.compile_timeout or None
+        ),
         shipped_baselines=["eager"] if args.no_compile or device == "cpu" else ["eager", "compiled"],
         starts_dir=Path(args.starts) if args.starts else STARTS_DIR,
         **({"out_dir": Path(args.out)} if args.out else {}),
@@ -145,7 +140,7 @@ def bench_agent(
     from tools.env import collect_environment, gpu_slug
     from workbench.kernels import target as targets
 
-    environment = collect_environment(targets.resolve(options.target))
+    environment = collect_environment(targets.resolve(options.evaluation.target))
     path = results_path(options.out_dir, gpu_slug(environment))
     bench = load_or_new(path)  # before any work: a file of another format stops here
     stop = stop_requested if stop_requested is not None else [False]
@@ -183,8 +178,8 @@ def _skipped(op: str, backend: str, options, why: str):
         start_file=_shown(options, op, backend),
         status="skipped",
         message=why,
-        shapes=options.shapes,
-        dtypes=options.dtypes,
+        shapes=options.evaluation.shapes,
+        dtypes=list(options.evaluation.dtypes),
         budget_iterations=options.iterations,
         budget_minutes=options.minutes,
         started=now(),
@@ -219,7 +214,7 @@ def run_case(op: str, backend: str, options, runs_dir: Path, *, say=print, stop_
         model=options.model,
         iterations=options.iterations,
         time_budget_s=60 * options.minutes if options.minutes else None,
-        evaluation=options.evaluation(),
+        evaluation=options.evaluation,
         start_source=str(starting_file(op, backend, options.starts_dir).resolve()),
         # The search policy reads no profile: profiling each new best would only spend the case's wall time.
         profile_best=None if options.policy == "llm" else False,

@@ -19,6 +19,7 @@ from tests.agent.recorded_judge import RecordedJudge
 from tests.agent.test_cli import agent
 from tests.agent.tuned_candidates import TUNED_ROPE, kernel_reply
 from tools.agent_bench import AgentBench, AgentBenchOptions
+from tools.evaluator.options import EvalOptions
 from tools.runfolder import RunFolder
 
 SHAPES = ["llama3.2-1b/decode1*"]  # matches shapes of every op: rope's decode1/q and /k, rms_norm's decode1
@@ -35,11 +36,11 @@ def _starts(tmp_path: Path, files: dict[str, str]) -> Path:
 
 def _options(tmp_path: Path, starts: Path, **overrides) -> AgentBenchOptions:
     values = dict(
-        device="cpu",
-        shapes=SHAPES,
+        evaluation=EvalOptions(
+            shapes=SHAPES, baselines=("eager",), device="cpu", timeout_s=120, compile_timeout_s=90.0
+        ),
         iterations=2,
         minutes=None,
-        timeout_s=120,
         shipped_baselines=["eager"],
         starts_dir=starts,
         out_dir=tmp_path / "results",
