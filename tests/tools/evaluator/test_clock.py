@@ -21,3 +21,12 @@ def test_the_copy_ceiling_is_at_least_a_copy_kernels_bandwidth():
     kernel_gbps = 2 * half / seconds / 1e9
     # Within the slack a result may pass the ceiling by (figures.ROOFLINE_SLACK): a copy kernel must not exceed it.
     assert kernel_gbps <= ceiling * 1.05, (kernel_gbps, ceiling)
+
+
+def test_the_copy_ceiling_takes_the_faster_of_its_two_copies(monkeypatch):
+    """Whichever of the memcpy and the copy kernel is faster sets the ceiling (timings stand in, no clock)."""
+    clock = DeviceClock(torch.device("cpu"))
+    for times in ([2e-3, 1e-3], [1e-3, 2e-3]):
+        given = iter(times)
+        monkeypatch.setattr(clock, "_median_s", lambda work, given=given: next(given))
+        assert clock.ceiling_gbps() == pytest.approx(2 * 2**29 / 1e-3 / 1e9)
